@@ -1,0 +1,47 @@
+import { Command, CommanderError } from 'commander';
+import type { Io } from '../lib/io.js';
+import { ExitError, UsageError } from '../lib/errors.js';
+
+/**
+ * A commander Command wired to an Io: help goes to io.out, parse errors become
+ * UsageError (exit 2), and nothing calls process.exit behind our back.
+ */
+export function newCommand(name: string, io: Io): Command {
+  const cmd = new Command(`robotctl ${name}`);
+  configure(cmd, io);
+  return cmd;
+}
+
+function configure(cmd: Command, io: Io): void {
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeOut: (s) => io.out(s),
+    writeErr: (s) => io.err(s),
+    // Errors are printed once by the top-level catch.
+    outputError: () => {},
+  });
+  cmd.showHelpAfterError(false);
+  cmd.allowExcessArguments(false);
+}
+
+/** Add a sub-command that inherits the io wiring. */
+export function subCommand(parent: Command, name: string, io: Io): Command {
+  const sub = parent.command(name);
+  configure(sub, io);
+  return sub;
+}
+
+/** Parse args; map commander's own errors to our classes. */
+export async function parse(cmd: Command, args: string[]): Promise<void> {
+  try {
+    await cmd.parseAsync(args, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') {
+        throw new ExitError(0);
+      }
+      throw new UsageError(err.message.replace(/^error: /, ''));
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+import type { WatchedItem, WebhookDomain } from '../../schema/types.js';
+
+// Wire shapes of the Hugging Face Hub webhook API (spec/hub-webhooks.md §1)
+// and the driver interface the reconciler and CLI depend on.
+
+/** A webhook as the hub returns it. Extra keys from the hub are dropped. */
+export interface HubWebhook {
+  id: string;
+  /** null for job webhooks. */
+  url: string | null;
+  /** The job the hub runs for job webhooks (shape not fixed by the real hub). */
+  job: Record<string, unknown> | null;
+  /** Echoed by the embedded hub; the real hub may not return it (then undefined). */
+  jobSourceId?: string | null;
+  watched: WatchedItem[];
+  domains: WebhookDomain[];
+  /** The hub returns the secret in clear: callers must never print it. */
+  secret: string | null;
+  disabled: boolean;
+}
+
+/** Body of create (all required but domains/secret) and update (all optional). */
+export interface WebhookInput {
+  url?: string;
+  jobSourceId?: string;
+  watched: WatchedItem[];
+  domains?: WebhookDomain[];
+  secret?: string;
+}
+
+export interface WhoAmI {
+  name: string;
+  type: string;
+  [key: string]: unknown;
+}
+
+export type RepoType = 'model' | 'dataset' | 'space';
+
+export interface RepoInfo {
+  id: string;
+  sha: string;
+  private: boolean;
+  siblings: { rfilename: string }[];
+  [key: string]: unknown;
+}
+
+export type CommitOperation =
+  | { op: 'add'; path: string; content: Buffer }
+  | { op: 'delete'; path: string };
+
+export interface HubClient {
+  readonly endpoint: string;
+  whoami(signal?: AbortSignal): Promise<WhoAmI>;
+  listWebhooks(signal?: AbortSignal): Promise<HubWebhook[]>;
+  getWebhook(id: string, signal?: AbortSignal): Promise<HubWebhook>;
+  /** Never blindly retried: an unknown outcome is resolved by listing and adopting. */
+  createWebhook(input: WebhookInput, signal?: AbortSignal): Promise<HubWebhook>;
+  updateWebhook(id: string, input: Partial<WebhookInput> & { watched: WatchedItem[] }, signal?: AbortSignal): Promise<HubWebhook>;
+  enableWebhook(id: string, signal?: AbortSignal): Promise<HubWebhook>;
+  disableWebhook(id: string, signal?: AbortSignal): Promise<HubWebhook>;
+  deleteWebhook(id: string, signal?: AbortSignal): Promise<void>;
+
+  createRepo(type: RepoType, repoId: string, opts?: { private?: boolean; spaceSdk?: string; existOk?: boolean }, signal?: AbortSignal): Promise<{ url: string }>;
+  /** null when the repo does not exist. */
+  repoInfo(type: RepoType, repoId: string, signal?: AbortSignal): Promise<RepoInfo | null>;
+  commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal): Promise<{ commitOid: string }>;
+  downloadFile(type: RepoType, repoId: string, path: string, revision?: string, signal?: AbortSignal): Promise<Buffer>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+// The CLI's view of the terminal, injected so commands are testable in-process.
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** stdout is a terminal: colours, progress, prompts. */
+  readonly isTTY: boolean;
+  /** stdin is a terminal: confirmation prompts are possible. */
+  readonly stdinIsTTY: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    out: (t) => { process.stdout.write(t); },
+    err: (t) => { process.stderr.write(t); },
+    isTTY: Boolean(process.stdout.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+export function useColor(io: Io): boolean {
+  return io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb';
+}
+
+export const ansi = {
+  green: (s: string) => `\x1b[32m${s}\x1b[0m`,
+  red: (s: string) => `\x1b[31m${s}\x1b[0m`,
+  yellow: (s: string) => `\x1b[33m${s}\x1b[0m`,
+  bold: (s: string) => `\x1b[1m${s}\x1b[0m`,
+  gray: (s: string) => `\x1b[90m${s}\x1b[0m`,
+};

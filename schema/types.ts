@@ -1,0 +1,109 @@
+// The resolved, validated robot.yaml: one type per concept, reused from the
+// loader to the planner to the report. Produced by schema/load.ts only.
+
+export const WATCHED_TYPES = ['dataset', 'model', 'space', 'org', 'user'] as const;
+export type WatchedType = (typeof WATCHED_TYPES)[number];
+
+export const WEBHOOK_DOMAINS = ['repo', 'discussion'] as const;
+export type WebhookDomain = (typeof WEBHOOK_DOMAINS)[number];
+
+/** A watched item, always in long form once loaded (`space:alice/app` → {type, name}). */
+export interface WatchedItem {
+  type: WatchedType;
+  name: string;
+}
+
+/** Desired webhook. Exactly one of url / jobId is set. */
+export interface WebhookSpec {
+  name: string;
+  url: string | null;
+  jobId: string | null;
+  watched: WatchedItem[];
+  /** Empty means "the hub's default" (all domains); normalised sorted, unique. */
+  domains: WebhookDomain[];
+  /** Clear text, held in memory only; never printed, logged or stored. */
+  secret: string | null;
+  enabled: boolean;
+}
+
+/** Desired app. Exactly one of source / path is set. */
+export interface AppSpec {
+  name: string;
+  /** Space URL, e.g. https://huggingface.co/spaces/alice/hello_app */
+  source: string | null;
+  /** `owner/name` parsed from source, null for path apps. */
+  spaceId: string | null;
+  /** Absolute path (resolved against the robot.yaml folder) for development installs. */
+  path: string | null;
+}
+
+/** Desired state of one robot after applying its overrides to the fleet values. */
+export interface RobotSpec {
+  name: string;
+  /** Daemon base URL, e.g. http://127.0.0.1:8000 (no trailing slash). */
+  url: string;
+  /** App names (keys of Config.apps) that must be installed on this robot. */
+  apps: string[];
+  /** The one app that runs; null means none. Always one of `apps`. */
+  active: string | null;
+}
+
+export type MaxFailures = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
+
+export interface RolloutSpec {
+  /** Robots worked on at once. */
+  parallelism: number;
+  /** The first N robots (in file order) form the canary wave. */
+  canary: number;
+  maxFailures: MaxFailures;
+}
+
+export type ReceiverAction = 'reconcile' | 'redeploy' | 'log';
+
+export interface ReceiverEndpointSpec {
+  /** Served at /webhooks/<name>. */
+  name: string;
+  action: ReceiverAction;
+  /** For action redeploy: the app to redeploy. */
+  app: string | null;
+}
+
+export interface ReceiverSpec {
+  port: number;
+  /** Accepted secrets (rotation: several may be valid at once). Clear text, memory only. */
+  secrets: string[];
+  endpoints: ReceiverEndpointSpec[];
+}
+
+export interface HubSpec {
+  /** Resolved endpoint: robot.yaml, else HF_ENDPOINT, else https://huggingface.co (no trailing slash). */
+  endpoint: string;
+}
+
+export interface Config {
+  version: 1;
+  /** Absolute path of the file this came from. */
+  file: string;
+  hub: HubSpec;
+  webhooks: Record<string, WebhookSpec>;
+  apps: Record<string, AppSpec>;
+  /** Fleet-wide active app (before per-robot overrides). */
+  active: string | null;
+  robots: Record<string, RobotSpec>;
+  rollout: RolloutSpec;
+  receiver: ReceiverSpec | null;
+}
+
+/** A user-facing problem in a file, with its position. Collected, never thrown one by one. */
+export interface Diagnostic {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted path in the document, e.g. `webhooks.redeploy.url`; empty for the root. */
+  path: string;
+  message: string;
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.path ? `${d.path}: ` : ''}${d.message}`;
+}
