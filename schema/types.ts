@@ -76,7 +76,7 @@ export interface ReceiverSpec {
 }
 
 export interface HubSpec {
-  /** Resolved endpoint: robot.yaml, else HF_ENDPOINT, else https://huggingface.co (no trailing slash). */
+  /** Resolved endpoint: HF_ENDPOINT, else robot.yaml hub.endpoint, else https://huggingface.co (no trailing slash). */
   endpoint: string;
 }
 

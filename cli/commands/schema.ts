@@ -1,7 +1,18 @@
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { robotSchema } from '../../schema/schema-file.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl schema` is not built yet');
+const HELP_AFTER = `
+Editors use it through yaml-language-server: put this first line in robot.yaml
+  # yaml-language-server: $schema=<path or URL of the saved schema>
+for example: robotctl schema > robot.schema.json
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('schema', io)
+    .description('Print the JSON Schema of robot.yaml')
+    .addHelpText('after', HELP_AFTER);
+  await parse(cmd, args);
+  io.out(`${JSON.stringify(robotSchema(), null, 2)}\n`);
+  return 0;
 }

@@ -1,0 +1,71 @@
+import { parseDocument } from 'yaml';
+import type { Document, Scalar } from 'yaml';
+import { eachValueScalar, type Finding } from './yaml-doc.js';
+
+// ${VAR} substitution in scalar values (never in keys), done on the parsed
+// document before validation so the schema checks the substituted result.
+
+const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface Substitution {
+  value: string;
+  /** Variables referenced but not set, in order of appearance. */
+  missing: string[];
+  /** `${…}` contents that are not a variable name (e.g. `${A:-b}`). */
+  invalid: string[];
+  /** A `${` with no closing `}`. */
+  unterminated: boolean;
+  /** At least one variable was replaced (escapes alone do not count). */
+  replaced: boolean;
+}
+
+/** Replace `${VAR}` from env; `$${VAR}` is a literal `${VAR}`. Pure. */
+export function substitute(text: string, env: NodeJS.ProcessEnv): Substitution {
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  let replaced = false;
+  const value = text.replace(REFERENCE, (_m, escape: string, name: string) => {
+    if (escape) return `\${${name}}`;
+    if (!VAR_NAME.test(name)) {
+      invalid.push(name);
+      return '';
+    }
+    const v = env[name];
+    if (v === undefined) {
+      missing.push(name);
+      return '';
+    }
+    replaced = true;
+    return v;
+  });
+  const unterminated = text.replace(REFERENCE, '').includes('${');
+  return { value, missing, invalid, unterminated, replaced };
+}
+
+/** Substitute in place in every value scalar; returns the problems found. */
+export function substituteDocument(doc: Document, env: NodeJS.ProcessEnv): Finding[] {
+  const findings: Finding[] = [];
+  eachValueScalar(doc.contents, [], (scalar, path) => {
+    if (typeof scalar.value !== 'string' || !scalar.value.includes('$')) return;
+    const s = substitute(scalar.value, env);
+    for (const name of s.missing) findings.push({ path, message: `environment variable ${name} is not set` });
+    for (const name of s.invalid) {
+      findings.push({ path, message: `'\${${name}}' is not a variable reference: write \${NAME} (letters, digits, _), or $\${…} for a literal` });
+    }
+    if (s.unterminated) findings.push({ path, message: "'${' has no closing '}': write $${ for a literal ${" });
+    if (s.missing.length || s.invalid.length || s.unterminated) return;
+    scalar.value = s.replaced && scalar.type === 'PLAIN' ? retype(s.value) : s.value;
+  });
+  return findings;
+}
+
+// An unquoted `port: ${PORT}` means the number, as if the text had been
+// substituted before parsing; quoted scalars stay strings.
+function retype(text: string): Scalar['value'] {
+  if (text.trim() === '') return text;
+  const doc = parseDocument(text);
+  if (doc.errors.length || doc.warnings.length) return text;
+  const v: unknown = doc.toJS();
+  return typeof v === 'number' || typeof v === 'boolean' || v === null ? v : text;
+}

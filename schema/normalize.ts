@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import type {
+  AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WatchedItem, WatchedType,
+  WebhookDomain, WebhookSpec,
+} from './types.js';
+import { entries, has, record, type Data } from './rules-util.js';
+
+// Turn a document that passed the schema and the rules into the resolved
+// Config: defaults applied, short forms expanded, overrides merged.
+
+export const DEFAULT_ENDPOINT = 'https://huggingface.co';
+export const DEFAULT_RECEIVER_PORT = 7860;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+export function normalize(root: Data, file: string, baseDir: string, env: NodeJS.ProcessEnv): Config {
+  const apps = Object.fromEntries(entries(root.apps).map(([name, a]) => [name, appSpec(name, a, baseDir)]));
+  const active = str(root.active);
+  const fileEndpoint = str(record(root.hub)?.endpoint);
+  return {
+    version: 1,
+    file,
+    hub: { endpoint: trimSlash(env.HF_ENDPOINT || fileEndpoint || DEFAULT_ENDPOINT) },
+    webhooks: Object.fromEntries(entries(root.webhooks).map(([name, w]) => [name, webhookSpec(name, w)])),
+    apps,
+    active,
+    robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active)])),
+    rollout: rolloutSpec(record(root.rollout) ?? {}),
+    receiver: receiverSpec(record(root.receiver)),
+  };
+}
+
+/** `space:alice/app` or {type, name} → {type, name}. */
+export function watchedItem(item: unknown): WatchedItem {
+  if (typeof item === 'string') {
+    const colon = item.indexOf(':');
+    return { type: item.slice(0, colon) as WatchedType, name: item.slice(colon + 1) };
+  }
+  const d = record(item) ?? {};
+  return { type: d.type as WatchedType, name: String(d.name) };
+}
+
+function webhookSpec(name: string, w: Data): WebhookSpec {
+  const domains = Array.isArray(w.domains) ? (w.domains as WebhookDomain[]) : [];
+  return {
+    name,
+    url: str(w.url),
+    jobId: str(w.job_id),
+    watched: Array.isArray(w.watched) ? w.watched.map(watchedItem) : [],
+    domains: [...new Set(domains)].sort(),
+    secret: str(w.secret),
+    enabled: w.enabled !== false,
+  };
+}
+
+function appSpec(name: string, a: Data, baseDir: string): AppSpec {
+  const source = str(a.source);
+  const path = str(a.path);
+  return { name, source, spaceId: source ? spaceId(source) : null, path: path === null ? null : resolve(baseDir, path) };
+}
+
+/** `owner/name` from a Space URL: its last two path segments. */
+export function spaceId(source: string): string {
+  const parts = new URL(source).pathname.split('/').filter(Boolean);
+  return parts.slice(-2).join('/');
+}
+
+function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null): RobotSpec {
+  const apps = Array.isArray(r.apps) ? r.apps.map(String) : [...allApps];
+  const active = has(r, 'active') ? str(r.active) : fleetActive;
+  return { name, url: trimSlash(String(r.url)), apps, active };
+}
+
+function rolloutSpec(r: Data): RolloutSpec {
+  return {
+    parallelism: typeof r.parallelism === 'number' ? r.parallelism : 10,
+    canary: typeof r.canary === 'number' ? r.canary : 0,
+    maxFailures: maxFailures(r.max_failures),
+  };
+}
+
+export function maxFailures(v: unknown): MaxFailures {
+  if (typeof v === 'string') return { kind: 'percent', value: parseFloat(v) };
+  return { kind: 'count', value: typeof v === 'number' ? v : 0 };
+}
+
+function receiverSpec(r: Data | undefined): ReceiverSpec | null {
+  if (!r) return null;
+  const secrets = typeof r.secret === 'string' ? [r.secret] : Array.isArray(r.secret) ? r.secret.map(String) : [];
+  return {
+    port: typeof r.port === 'number' ? r.port : DEFAULT_RECEIVER_PORT,
+    secrets,
+    endpoints: entries(r.endpoints).map(([name, e]) => ({ name, action: e.action as ReceiverAction, app: str(e.app) })),
+  };
+}

@@ -1,0 +1,71 @@
+import { entries, has, httpUrlProblem, record, undeclaredApp, type Data } from './rules-util.js';
+import type { Finding, Segment } from './yaml-doc.js';
+
+// Fleet rules: active app, per-robot overrides, rollout and receiver, all of
+// which refer to declared app names.
+
+export function fleetFindings(root: Data): Finding[] {
+  const apps = Object.keys(record(root.apps) ?? {});
+  const found: Finding[] = [];
+  if (typeof root.active === 'string' && !apps.includes(root.active)) {
+    found.push({ path: ['active'], message: undeclaredApp(root.active, apps) });
+  }
+  for (const [name, robot] of entries(root.robots)) found.push(...robotFindings(name, robot, root, apps));
+  found.push(...rolloutFindings(root), ...receiverFindings(root, apps));
+  return found;
+}
+
+function robotFindings(name: string, robot: Data, root: Data, apps: string[]): Finding[] {
+  const path: Segment[] = ['robots', name];
+  const found: Finding[] = [];
+  if (typeof robot.url === 'string') {
+    const problem = httpUrlProblem(robot.url, 'http://reachy-mini.local:8000');
+    if (problem) found.push({ path: [...path, 'url'], message: problem });
+  }
+  const own = Array.isArray(robot.apps) ? robot.apps.filter((a): a is string => typeof a === 'string') : undefined;
+  if (Array.isArray(robot.apps)) {
+    robot.apps.forEach((a: unknown, i) => {
+      if (typeof a === 'string' && !apps.includes(a)) found.push({ path: [...path, 'apps', i], message: undeclaredApp(a, apps) });
+    });
+  }
+  if (has(robot, 'active')) {
+    const active = robot.active;
+    if (typeof active === 'string') {
+      if (!apps.includes(active)) found.push({ path: [...path, 'active'], message: undeclaredApp(active, apps) });
+      else if (own && !own.includes(active)) {
+        found.push({ path: [...path, 'active'], message: `'${active}' is not among this robot's apps (${own.join(', ') || 'none'})` });
+      }
+    }
+  } else if (own && typeof root.active === 'string' && apps.includes(root.active) && !own.includes(root.active)) {
+    found.push({
+      path, at: 'key',
+      message: `the fleet's active app '${root.active}' is not among this robot's apps; add it to apps or set active for this robot`,
+    });
+  }
+  return found;
+}
+
+function rolloutFindings(root: Data): Finding[] {
+  const max = record(root.rollout)?.max_failures;
+  if (typeof max === 'string' && /^[0-9]+(\.[0-9]+)?%$/.test(max) && parseFloat(max) > 100) {
+    return [{ path: ['rollout', 'max_failures'], message: 'must be a percentage between 0% and 100%' }];
+  }
+  return [];
+}
+
+function receiverFindings(root: Data, apps: string[]): Finding[] {
+  const found: Finding[] = [];
+  for (const [name, ep] of entries(record(root.receiver)?.endpoints)) {
+    const path: Segment[] = ['receiver', 'endpoints', name];
+    if (ep.action === 'redeploy' && !has(ep, 'app')) {
+      found.push({ path, at: 'key', message: 'action redeploy needs app: the app to redeploy' });
+    }
+    if (typeof ep.app !== 'string') continue;
+    if (ep.action === 'reconcile' || ep.action === 'log') {
+      found.push({ path: [...path, 'app'], at: 'key', message: `app is only used with action redeploy, not ${ep.action}` });
+    } else if (!apps.includes(ep.app)) {
+      found.push({ path: [...path, 'app'], message: undeclaredApp(ep.app, apps) });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,55 @@
+import { didYouMean } from './did-you-mean.js';
+import type { Finding, Segment } from './yaml-doc.js';
+
+// Small helpers shared by the semantic rules, which run on unchecked data:
+// ajv reports wrong types, so the rules skip whatever is not the right shape.
+
+export type Data = Record<string, unknown>;
+
+export function record(v: unknown): Data | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Data) : undefined;
+}
+
+export function entries(v: unknown): [string, Data][] {
+  const r = record(v);
+  if (!r) return [];
+  return Object.entries(r).flatMap(([k, x]) => {
+    const d = record(x);
+    return d ? [[k, d] as [string, Data]] : [];
+  });
+}
+
+export function has(d: Data, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(d, key) && d[key] !== undefined;
+}
+
+/** Exactly one of two keys; points at whichever of the two comes second. */
+export function exactlyOne(d: Data, path: Segment[], a: string, b: string, keyOrder: string[]): Finding | undefined {
+  const hasA = has(d, a);
+  const hasB = has(d, b);
+  if (hasA && hasB) {
+    const second = keyOrder.indexOf(a) > keyOrder.indexOf(b) ? a : b;
+    return { path, pointAt: [...path, second], at: 'key', message: `set ${a} or ${b}, not both` };
+  }
+  if (!hasA && !hasB) return { path, at: 'key', message: `set ${a} or ${b}` };
+  return undefined;
+}
+
+export function httpUrlProblem(v: string, example: string): string | undefined {
+  let u: URL;
+  try {
+    // `desk.local:8000` parses as scheme `desk.local:`; without `://` it is not a URL a user meant.
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v)) throw new Error('no scheme');
+    u = new URL(v);
+  } catch {
+    return `must be an http(s) URL like ${example}`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `must be an http(s) URL like ${example}, not ${u.protocol}`;
+  if (u.username || u.password) return 'must not contain a user name or password';
+  return undefined;
+}
+
+export function undeclaredApp(name: string, apps: string[]): string {
+  const hint = didYouMean(name, apps) || (apps.length ? `; declared apps: ${apps.join(', ')}` : '; no apps are declared');
+  return `'${name}' is not a declared app${hint}`;
+}

@@ -1,0 +1,71 @@
+import { WATCHED_TYPES } from './types.js';
+import { didYouMean } from './did-you-mean.js';
+import { entries, exactlyOne, httpUrlProblem, record, type Data } from './rules-util.js';
+import { fleetFindings } from './rules-fleet.js';
+import type { Finding, Segment } from './yaml-doc.js';
+
+// The rules a JSON Schema cannot say (or cannot say clearly). They run on the
+// substituted data next to ajv, so one pass reports every problem of the file.
+
+export function ruleFindings(data: unknown, env: NodeJS.ProcessEnv): Finding[] {
+  const root = record(data);
+  if (!root) return [];
+  return [...hubFindings(root, env), ...webhookFindings(root), ...appFindings(root), ...fleetFindings(root)];
+}
+
+function hubFindings(root: Data, env: NodeJS.ProcessEnv): Finding[] {
+  const found: Finding[] = [];
+  const endpoint = record(root.hub)?.endpoint;
+  if (typeof endpoint === 'string') {
+    const problem = httpUrlProblem(endpoint, 'https://huggingface.co');
+    if (problem) found.push({ path: ['hub', 'endpoint'], message: problem });
+  }
+  if (env.HF_ENDPOINT) {
+    const problem = httpUrlProblem(env.HF_ENDPOINT, 'https://huggingface.co');
+    if (problem) found.push({ path: [], message: `environment variable HF_ENDPOINT ${problem}` });
+  }
+  return found;
+}
+
+function webhookFindings(root: Data): Finding[] {
+  const found: Finding[] = [];
+  for (const [name, w] of entries(root.webhooks)) {
+    const path: Segment[] = ['webhooks', name];
+    const exclusive = exactlyOne(w, path, 'url', 'job_id', Object.keys(w));
+    if (exclusive) found.push(exclusive);
+    if (typeof w.url === 'string') {
+      const problem = httpUrlProblem(w.url, 'https://example.org/webhooks/redeploy');
+      if (problem) found.push({ path: [...path, 'url'], message: problem });
+    }
+    if (Array.isArray(w.watched)) {
+      w.watched.forEach((item: unknown, i) => {
+        const problem = typeof item === 'string' ? shortWatchedProblem(item) : undefined;
+        if (problem) found.push({ path: [...path, 'watched', i], message: problem });
+      });
+    }
+  }
+  return found;
+}
+
+/** Why a short `type:name` watched item is wrong, if it is. */
+export function shortWatchedProblem(item: string): string | undefined {
+  const colon = item.indexOf(':');
+  if (colon < 0) return `'${item}' must be type:name, e.g. space:alice/hello_app or user:alice`;
+  const type = item.slice(0, colon);
+  if (!(WATCHED_TYPES as readonly string[]).includes(type)) {
+    const hint = didYouMean(type, WATCHED_TYPES);
+    return `unknown watched type '${type}'${hint || `: use ${WATCHED_TYPES.join(', ')}`}`;
+  }
+  if (item.slice(colon + 1).trim() === '') return `'${item}' has no name after '${type}:'`;
+  return undefined;
+}
+
+function appFindings(root: Data): Finding[] {
+  const found: Finding[] = [];
+  for (const [name, app] of entries(root.apps)) {
+    const exclusive = exactlyOne(app, ['apps', name], 'source', 'path', Object.keys(app));
+    if (exclusive) found.push(exclusive);
+  }
+  return found;
+}
+
