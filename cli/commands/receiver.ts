@@ -1,7 +1,132 @@
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { ExitError, UsageError, UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { loadConfig } from '../../schema/load.js';
+import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.js';
+import { createReceiver } from '../../runtime/receiver/index.js';
+import { addActionEndpoints, formatDeliveryLine, logAction, type ReceiverActions } from '../../runtime/receiver/actions.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl receiver` is not built yet');
+interface Options {
+  file?: string;
+  port?: string;
+  host: string;
+  secret: string[];
+}
+
+interface Plan {
+  port: number;
+  secrets: string[];
+  endpoints: ReceiverEndpointSpec[];
+  file: string | null;
+}
+
+const HELP_AFTER = `
+Endpoints are served at /webhooks/<name>; each runs its built-in action:
+  log        print one line per delivery (time, endpoint, event scope/action, repo)
+  reconcile  logs what it would do: \`robotctl agent -f robot.yaml\` performs reconciles
+  redeploy   logs the app it would redeploy: \`robotctl agent -f robot.yaml\` performs redeploys
+Without -f it serves one log endpoint, /webhooks/log.
+Secrets: --secret (repeat it during a rotation), else the receiver section's secrets,
+else WEBHOOK_SECRET; with none the endpoints are open to everyone.
+The first line printed is \`listening on http://HOST:PORT\`. Ctrl-C stops it.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('receiver', io)
+    .description('Serve the webhook receiver endpoints of robot.yaml (or one log endpoint)')
+    .option('-f, --file <file>', 'robot.yaml whose receiver section to serve')
+    .option('--port <port>', 'port to listen on (default: the file\'s, else 7860; 0 = any free port)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--secret <secret>', 'accepted webhook secret (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .addHelpText('after', HELP_AFTER);
+  await parse(cmd, args);
+  const plan = await planReceiver(cmd.opts<Options>(), io);
+  return serve(plan, cmd.opts<Options>().host, io);
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${text}'`);
+  return port;
+}
+
+async function planReceiver(opts: Options, io: Io): Promise<Plan> {
+  const flagPort = opts.port === undefined ? null : parsePort(opts.port);
+  if (!opts.file) {
+    return { port: flagPort ?? 7860, secrets: opts.secret, endpoints: [{ name: 'log', action: 'log', app: null }], file: null };
+  }
+  const loaded = loadConfig(opts.file, io.env, { cwd: io.cwd });
+  if (!loaded.ok) {
+    for (const d of loaded.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
+    throw new ExitError(1);
+  }
+  const spec = loaded.config.receiver;
+  if (!spec || spec.endpoints.length === 0) {
+    throw new UserError(`${opts.file} declares no receiver endpoints. Add a \`receiver:\` section with endpoints, or run \`robotctl receiver\` without -f to serve /webhooks/log.`);
+  }
+  const secrets = opts.secret.length > 0 ? opts.secret : spec.secrets;
+  return { port: flagPort ?? spec.port, secrets, endpoints: spec.endpoints, file: loaded.config.file };
+}
+
+function cliActions(plan: Plan, log: (line: string) => void): ReceiverActions {
+  const file = plan.file ?? 'robot.yaml';
+  return {
+    log: logAction(log),
+    reconcile: async (payload, endpoint) => {
+      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would reconcile ${file}; \`robotctl agent -f ${file}\` performs it`);
+      return { action: 'reconcile', performed: false };
+    },
+    redeploy: async (payload, endpoint) => {
+      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would redeploy app ${endpoint.app ?? '(none)'}; \`robotctl agent -f ${file}\` performs it`);
+      return { action: 'redeploy', app: endpoint.app, performed: false };
+    },
+  };
+}
+
+async function serve(plan: Plan, host: string, io: Io): Promise<number> {
+  // The receiver prints its start messages while starting; hold them so that
+  // `listening on …` is the first line, as scripts expect.
+  let held: string[] | null = [];
+  const log = (line: string): void => {
+    if (held) held.push(line);
+    else io.out(`${line}\n`);
+  };
+  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host, log });
+  addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log));
+  const stopped = waitForSignal();
+  try {
+    const { url } = await receiver.start();
+    io.out(`listening on ${url}\n`);
+  } catch (err) {
+    stopped.cancel();
+    throw startError(err, plan.port);
+  }
+  for (const line of held) io.out(`${line}\n`);
+  held = null;
+  await stopped.promise;
+  await receiver.close();
+  return 0;
+}
+
+function startError(err: unknown, port: number): Error {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') return new UserError(`port ${port} is already in use; pick another with --port (0 = any free port)`);
+  if (code === 'EACCES') return new UserError(`not allowed to listen on port ${port}; pick another with --port`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UserError('cannot listen on that --host address');
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function waitForSignal(): { promise: Promise<void>; cancel: () => void } {
+  let cancel = (): void => {};
+  const promise = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    cancel = stop;
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return { promise, cancel };
 }

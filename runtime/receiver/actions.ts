@@ -1,0 +1,41 @@
+import type { ReceiverAction, ReceiverEndpointSpec } from '../../schema/types.js';
+import type { WebhookPayload } from './payload.js';
+import type { Receiver, WebhookHandler } from './types.js';
+import { describeEvent } from './delivery-log.js';
+
+/** A built-in action run for a delivery; its result is the JSON answer. */
+export type ActionFn = (payload: WebhookPayload, endpoint: ReceiverEndpointSpec) => Promise<unknown>;
+
+/**
+ * The action table, injected by the caller: `robotctl receiver` plugs in
+ * stand-ins for reconcile/redeploy, the agent plugs in the reconciler.
+ */
+export type ReceiverActions = Record<ReceiverAction, ActionFn>;
+
+/** One handler per endpoint of robot.yaml's receiver section, dispatching to its action. */
+export function createActionHandlers(endpoints: ReceiverEndpointSpec[], actions: ReceiverActions): { path: string; handler: WebhookHandler }[] {
+  return endpoints.map((endpoint) => {
+    const action = actions[endpoint.action];
+    const handler: WebhookHandler = (payload) => action(payload, endpoint);
+    return { path: endpoint.name, handler };
+  });
+}
+
+/** Register every endpoint on the receiver; returns their absolute paths. */
+export function addActionEndpoints(receiver: Receiver, endpoints: ReceiverEndpointSpec[], actions: ReceiverActions): string[] {
+  return createActionHandlers(endpoints, actions).map(({ path, handler }) => receiver.add(handler, { path }));
+}
+
+/** `<time> /webhooks/<name> <scope>/<action> <type>:<repo>`: one line per delivery. */
+export function formatDeliveryLine(payload: WebhookPayload, endpoint: string, at: Date = new Date()): string {
+  const { event, repo } = describeEvent(payload);
+  return `${at.toISOString()} ${endpoint} ${event} ${repo}`;
+}
+
+/** The built-in `log` action: prints one line per delivery and answers what it logged. */
+export function logAction(log: (line: string) => void): ActionFn {
+  return async (payload, endpoint) => {
+    log(formatDeliveryLine(payload, `/webhooks/${endpoint.name.replace(/^\/+|\/+$/g, '')}`));
+    return { logged: true };
+  };
+}

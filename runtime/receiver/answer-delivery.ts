@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { WebhookHandler } from './types.js';
+import type { WebhookPayload } from './payload.js';
+import type { DeliveryContext } from './delivery-context.js';
+import { describeEvent, type LiveDelivery } from './delivery-log.js';
+import { runHandler, type HandlerOutcome } from './run-handler.js';
+import { receiverErrors } from './errors.js';
+import { sendJson } from './send-json.js';
+
+export interface Delivery {
+  endpoint: string;
+  handler: WebhookHandler;
+  payload: WebhookPayload;
+  key: string;
+  headers: IncomingHttpHeaders;
+  arrived: number;
+}
+
+const ACCEPTED = '{"status":"accepted"}';
+
+/** Dispatch a valid delivery: answer a repeat from memory, else run the handler (202 if slow). */
+export async function answerDelivery(res: ServerResponse, d: Delivery, dc: DeliveryContext): Promise<void> {
+  const { event, repo } = describeEvent(d.payload);
+  const seen = dc.dedupe.get(d.key);
+  if (seen) {
+    const status = seen.state === 'done' ? seen.status : 202;
+    sendJson(res, status, seen.state === 'done' ? seen.body : ACCEPTED);
+    dc.deliveries.add({ endpoint: d.endpoint, event, repo, status, outcome: 'duplicate' }, d.arrived);
+    return;
+  }
+  dc.dedupe.set(d.key, { state: 'running' });
+  const ctx = { headers: d.headers, endpoint: d.endpoint, deliveryKey: d.key };
+  const run = await runHandler(d.handler, d.payload, ctx, dc.slowHandlerMs);
+  if (!run.slow) {
+    const status = run.outcome.ok ? 200 : 500;
+    sendJson(res, status, run.outcome.ok ? run.outcome.body : receiverErrors.handlerFailed().body);
+    const record = dc.deliveries.add({ endpoint: d.endpoint, event, repo, status, outcome: 'ok' }, d.arrived);
+    settle(record, run.outcome, d, dc);
+    return;
+  }
+  sendJson(res, 202, ACCEPTED);
+  const record = dc.deliveries.add({ endpoint: d.endpoint, event, repo, status: 202, outcome: 'accepted' }, d.arrived);
+  dc.track(run.finished.then((outcome) => settle(record, outcome, d, dc)));
+}
+
+// Record the outcome; remember successes for repeats, forget failures so the
+// Hub's retry of a failed delivery runs the handler again.
+function settle(record: LiveDelivery, outcome: HandlerOutcome, d: Delivery, dc: DeliveryContext): void {
+  record.durationMs = Math.round(outcome.durationMs * 10) / 10;
+  if (outcome.ok) {
+    record.outcome = 'ok';
+    record.result = outcome.result;
+    dc.dedupe.set(d.key, { state: 'done', status: 200, body: outcome.body });
+    return;
+  }
+  record.outcome = 'failed';
+  record.error = outcome.error;
+  dc.dedupe.delete(d.key);
+  dc.log(`${d.endpoint}: handler failed: ${outcome.error}`);
+}

@@ -1,0 +1,67 @@
+/** What a delivery produced, remembered so a repeat gets the same answer. */
+export type DedupeEntry = { state: 'running' } | { state: 'done'; status: number; body: string };
+
+interface Slot {
+  entry: DedupeEntry;
+  expires: number;
+}
+
+/**
+ * Deliveries seen within the window. Keys also sit in arrival order in a
+ * queue, so expiry only looks at its head (iterating a Map after many deletes
+ * walks their holes, which showed in profiles). Bounded in count too, so a
+ * flood of distinct bodies cannot grow memory without limit.
+ */
+export class DedupeCache {
+  private readonly slots = new Map<string, Slot>();
+  private queue: string[] = [];
+  private head = 0;
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): DedupeEntry | undefined {
+    if (this.slots.size === 0) return undefined;
+    this.expire();
+    return this.slots.get(key)?.entry;
+  }
+
+  set(key: string, entry: DedupeEntry): void {
+    if (this.windowMs <= 0) return;
+    const slot = this.slots.get(key);
+    if (slot) {
+      slot.entry = entry;
+      return;
+    }
+    this.slots.set(key, { entry, expires: this.now() + this.windowMs });
+    this.queue.push(key);
+    while (this.slots.size > this.maxEntries) this.dropHead();
+  }
+
+  /** Forget a delivery, so a retry after a failure runs the handler again. */
+  delete(key: string): void {
+    // Its queue entry stays and is skipped when it reaches the head.
+    this.slots.delete(key);
+  }
+
+  private expire(): void {
+    const now = this.now();
+    while (this.head < this.queue.length) {
+      const slot = this.slots.get(this.queue[this.head] as string);
+      if (slot && slot.expires > now) break;
+      this.dropHead();
+    }
+  }
+
+  private dropHead(): void {
+    const key = this.queue[this.head++];
+    if (key !== undefined) this.slots.delete(key);
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

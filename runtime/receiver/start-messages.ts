@@ -1,0 +1,21 @@
+// The official receiver's start-up messages, so users (and their log
+// scrapers) see the same lines. The init example names our API, not Python's.
+
+export function secretMessages(hasSecret: boolean): string[] {
+  if (hasSecret) return ['Webhook secret is correctly defined.'];
+  return [
+    'Webhook secret is not defined. This means your webhook endpoints will be open to everyone.',
+    "To add a secret, set `WEBHOOK_SECRET` as environment variable or pass it at initialization: \n\t`createReceiver({ secret: 'my_secret', ... })`",
+    'For more details about webhook secrets, please refer to https://huggingface.co/docs/hub/webhooks#webhook-secret.',
+  ];
+}
+
+export function readyMessages(url: string, endpoints: string[]): string[] {
+  const base = url.replace(/\/+$/, '');
+  return [
+    '',
+    'Webhooks are correctly setup and ready to use:',
+    ...endpoints.map((e) => `  - POST ${base}${e}`),
+    'Go to https://huggingface.co/settings/webhooks to setup your webhooks.',
+  ];
+}

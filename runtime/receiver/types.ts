@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookPayload } from './payload.js';
+import type { DeliveryRecord } from './delivery-log.js';
+
+export interface HandlerContext {
+  headers: IncomingHttpHeaders;
+  /** Absolute path, e.g. `/webhooks/redeploy`. */
+  endpoint: string;
+  /** sha256 of endpoint + raw body: equal for a retry or replay of the same delivery. */
+  deliveryKey: string;
+}
+
+/** Its return value is the JSON answer (200; undefined → null). Named after its function unless a path is given. */
+export type WebhookHandler = (payload: WebhookPayload, ctx: HandlerContext) => unknown | Promise<unknown>;
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface ReceiverOptions {
+  /** Accepted secrets (several during a rotation); unset or empty → `WEBHOOK_SECRET`; none → endpoints open. */
+  secret?: string | string[] | null;
+  env?: NodeJS.ProcessEnv;
+  /** Default 7860 (the official receiver's); 0 = a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** HTML of the page at `/`; null = no landing page. */
+  landingPage?: ((endpoints: string[]) => string) | null;
+  /** Handlers slower than this get a 202 at once and finish in the background. Default 3000. */
+  slowHandlerMs?: number;
+  /** A delivery repeated within this window runs once. Default 10 minutes; 0 = off. */
+  dedupeWindowMs?: number;
+  /** Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How many recent deliveries `deliveries` keeps. Default 100. */
+  maxDeliveries?: number;
+  /** One line per message, no trailing newline. Default: stdout. */
+  log?: (line: string) => void;
+}
+
+export interface Receiver {
+  /** Register an endpoint; returns its absolute path `/webhooks/<name>`. Throws on a duplicate. */
+  add(handler: WebhookHandler, opts?: { path?: string }): string;
+  /** Extra routes (a status page, the fleet page at `/`); they take precedence over the landing page. */
+  route(method: 'GET' | 'POST', path: string, handler: RouteHandler): void;
+  start(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+  readonly endpoints: string[];
+  /** The last deliveries received, oldest first. */
+  readonly deliveries: DeliveryRecord[];
+}
