@@ -1,0 +1,57 @@
+import type { AppSpec } from '../schema/types.js';
+import type { AppInfo } from '../drivers/daemon/types.js';
+import type { AppRecord, UpdateAppAction } from './types.js';
+
+// Is an installed app the one robot.yaml asks for? The daemon's AppInfo
+// says where it came from (url / extra.path) and sometimes its revision
+// (extra.sha); when it does not, the state's record of our install decides.
+
+export function appInfoFor(spec: AppSpec): AppInfo {
+  if (spec.path !== null) {
+    return { name: spec.name, source_kind: 'local', description: '', url: null, extra: { path: spec.path } };
+  }
+  return { name: spec.name, source_kind: 'hf_space', description: '', url: spec.source, extra: {} };
+}
+
+/** What the state records once this app is installed at the Space's latest revision. */
+export function recordFor(spec: AppSpec, spaces: Record<string, { sha: string | null }>): AppRecord {
+  const sha = spec.spaceId !== null ? spaces[spec.spaceId]?.sha ?? null : null;
+  return { source: spec.source, path: spec.path, sha };
+}
+
+/** What the daemon tells about an installed app, completed by our own record. */
+export function installedRecord(info: AppInfo, owned: AppRecord | undefined): AppRecord {
+  const path = typeof info.extra.path === 'string' ? info.extra.path : null;
+  const source = info.url ?? null;
+  const sha = typeof info.extra.sha === 'string' ? info.extra.sha : null;
+  if (source === null && path === null && owned) return { ...owned, sha: sha ?? owned.sha };
+  const ownedMatches = owned !== undefined && sameUrl(owned.source, source) && owned.path === path;
+  return { source, path, sha: sha ?? (ownedMatches ? owned.sha : null) };
+}
+
+export function appChange(
+  spec: AppSpec,
+  info: AppInfo,
+  owned: AppRecord | undefined,
+  target: AppRecord,
+): Pick<UpdateAppAction, 'cause' | 'previous' | 'reason'> | null {
+  const previous = installedRecord(info, owned);
+  if (!sameUrl(previous.source, spec.source) || previous.path !== spec.path) {
+    const from = previous.source ?? previous.path ?? 'an unknown source';
+    return { cause: 'source', previous, reason: `installed from ${from}, robot.yaml wants ${spec.source ?? spec.path ?? '?'}` };
+  }
+  if (target.sha !== null && previous.sha !== target.sha) {
+    const from = previous.sha === null ? 'an unknown revision' : short(previous.sha);
+    return { cause: 'revision', previous, reason: `Space ${spec.spaceId ?? '?'} moved on: ${from} → ${short(target.sha)}` };
+  }
+  return null;
+}
+
+function sameUrl(a: string | null, b: string | null): boolean {
+  const norm = (u: string | null): string | null => (u === null ? null : u.replace(/\/+$/, ''));
+  return norm(a) === norm(b);
+}
+
+function short(sha: string): string {
+  return sha.length > 12 ? sha.slice(0, 7) : sha;
+}

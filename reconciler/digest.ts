@@ -1,0 +1,49 @@
+import type { Config } from '../schema/types.js';
+import type { HubWebhook } from '../drivers/hub/types.js';
+import type { AppInfo } from '../drivers/daemon/types.js';
+import type { Observation, RobotObservation } from './types.js';
+import { canonicalJson, optionalSecretHash, sha256, webhookSpecHash } from './hash.js';
+
+// Fingerprints of the inputs a plan was made from. A saved plan is applied
+// only if a fresh observation has the same digest. Order-insensitive where
+// the remote side does not promise an order; secrets enter only as hashes.
+// Known shapes become fixed-order arrays: cheap to serialise at 10k items.
+
+export function observationDigest(observed: Observation): string {
+  const hub = observed.hub.ok ? [...observed.hub.webhooks].sort(byId).map(hookTuple) : false;
+  const spaces = Object.keys(observed.spaces).sort().map((k) => [k, observed.spaces[k]?.sha ?? null]);
+  const robots = Object.keys(observed.robots).sort().map((k) => [k, robotTuple(observed.robots[k])]);
+  return `sha256:${sha256(JSON.stringify(['v1', hub, spaces, robots]))}`;
+}
+
+/** `specHashes` lets the planner pass the hashes it already computed. */
+export function desiredDigest(desired: Config, specHashes?: Record<string, string>): string {
+  const webhooks = Object.keys(desired.webhooks).sort().map((name) => {
+    const spec = desired.webhooks[name];
+    return [name, specHashes?.[name] ?? (spec ? webhookSpecHash(spec) : null)];
+  });
+  return `sha256:${sha256(canonicalJson({ webhooks, apps: desired.apps, robots: desired.robots }))}`;
+}
+
+function byId(a: HubWebhook, b: HubWebhook): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function hookTuple(h: HubWebhook): unknown[] {
+  const watched = h.watched.map((w) => `${w.type}:${w.name}`);
+  const job = h.job === null ? null : canonicalJson(h.job);
+  return [h.id, h.url ?? null, job, h.jobSourceId ?? null, watched, h.domains, optionalSecretHash(h.secret), h.disabled];
+}
+
+function appTuple(a: AppInfo): unknown[] {
+  const extra = Object.keys(a.extra).length === 0 ? null : canonicalJson(a.extra);
+  return [a.name, a.source_kind, a.url ?? null, extra];
+}
+
+function robotTuple(robot: RobotObservation | undefined): unknown {
+  // Errors and daemon chatter (uptime, versions) would make every plan stale.
+  if (!robot?.reachable) return false;
+  const installed = [...robot.installed].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)).map(appTuple);
+  const current = robot.current ? [robot.current.info.name, robot.current.state] : null;
+  return [installed, current];
+}

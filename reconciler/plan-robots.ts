@@ -1,0 +1,90 @@
+import type { AppSpec, RobotSpec } from '../schema/types.js';
+import type { AppStatus } from '../drivers/daemon/types.js';
+import type { RobotRecord } from '../state/types.js';
+import type { RobotAction, RobotObservation } from './types.js';
+import { appChange, appInfoFor, recordFor } from './app-compare.js';
+
+// Robot half of the planner, one robot at a time. Order on a robot:
+// stop → remove → install / update_app → start, which gives "install before
+// start", "stop before remove", "switch = stop then start" and "update of the
+// running app = stop, update, start".
+
+export interface RobotPlan {
+  actions: RobotAction[];
+  unmanaged: string[];
+}
+
+type Reachable = Extract<RobotObservation, { reachable: true }>;
+
+export function planRobot(
+  robot: RobotSpec,
+  apps: Record<string, AppSpec>,
+  obs: Reachable,
+  rec: RobotRecord | undefined,
+  spaces: Record<string, { sha: string | null }>,
+): RobotPlan {
+  const at = (app: string): string => `robots.${robot.name}.apps.${app}`;
+  const installed = new Map(obs.installed.map((a) => [a.name, a]));
+  const owned = rec?.apps ?? {};
+  const wanted = new Set(robot.apps);
+  const changes: RobotAction[] = [];
+  const touched = new Map<string, 'updated' | 'removed'>();
+  for (const app of installed.keys()) {
+    if (wanted.has(app) || !(app in owned)) continue;
+    touched.set(app, 'removed');
+    changes.push({ type: 'remove', address: at(app), robot: robot.name, app, reason: 'no longer in robot.yaml (installed by this file)' });
+  }
+  for (const name of robot.apps) {
+    const spec = apps[name];
+    if (!spec) continue; // the loader guarantees it; a partial Config must not crash the planner
+    const info = installed.get(name);
+    const record = recordFor(spec, spaces);
+    if (!info) {
+      changes.push({ type: 'install', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, reason: 'not installed' });
+      continue;
+    }
+    const change = appChange(spec, info, owned[name], record);
+    if (!change) continue;
+    touched.set(name, 'updated');
+    changes.push({ type: 'update_app', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, ...change });
+  }
+  const run = runActions(robot, obs.current, touched, at);
+  const unmanaged = [...installed.keys()].filter((a) => !wanted.has(a) && !(a in owned));
+  return { actions: [...run.stop, ...changes, ...run.start], unmanaged };
+}
+
+function runActions(
+  robot: RobotSpec,
+  current: AppStatus | null,
+  touched: Map<string, 'updated' | 'removed'>,
+  at: (app: string) => string,
+): { stop: RobotAction[]; start: RobotAction[] } {
+  const active = robot.active;
+  const state = current?.state;
+  const running = state === 'starting' || state === 'running' ? current?.info.name ?? null : null;
+  const crashed = state === 'error' ? current?.info.name ?? null : null;
+  const needStart = active !== null && (running !== active || touched.has(active));
+  const stopReason = whyStop(running, crashed, active, touched, needStart);
+  const base = { robot: robot.name };
+  const stop: RobotAction[] = [];
+  const start: RobotAction[] = [];
+  const stopped = running ?? crashed;
+  if (stopReason && stopped !== null) stop.push({ type: 'stop', address: at(stopped), app: stopped, ...base, reason: stopReason });
+  if (needStart && active !== null) {
+    const reason = running === active ? 'restart after its update' : 'the active app is not running';
+    start.push({ type: 'start', address: at(active), app: active, ...base, reason });
+  }
+  return { stop, start };
+}
+
+/** Why the current app must be stopped, or null. An app in `error` blocks starts. */
+function whyStop(running: string | null, crashed: string | null, active: string | null, touched: Map<string, string>, needStart: boolean): string | null {
+  if (running !== null) {
+    const change = touched.get(running);
+    if (change) return `${running} runs and is being ${change}`;
+    if (running !== active) return active === null ? 'no app should run' : `switching to ${active}`;
+    return null;
+  }
+  if (crashed !== null && (needStart || touched.has(crashed))) return `${crashed} crashed (error state) and blocks the next start`;
+  return null;
+}

@@ -1,0 +1,95 @@
+import type { Config } from '../schema/types.js';
+import type { StateFile } from '../state/types.js';
+import type { Action, Observation, Plan, PlanOptions, PlanSummary, RobotAction, UnmanagedWebhook } from './types.js';
+import { planWebhooks } from './plan-webhooks.js';
+import { planRobot } from './plan-robots.js';
+import { desiredDigest, observationDigest } from './digest.js';
+import { PlanError } from './plan-error.js';
+import { webhookSpecHash } from './hash.js';
+
+export { PlanError } from './plan-error.js';
+
+// plan(desired, observed, state) → Plan. Pure and synchronous: no I/O, no
+// clock, no randomness; the same inputs give a byte-identical plan.
+
+export function plan(desired: Config, observed: Observation, state: StateFile, opts: PlanOptions = {}): Plan {
+  const targets = opts.targets ?? [];
+  checkTargets(targets, desired, state);
+  const specHashes: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(desired.webhooks)) specHashes[name] = webhookSpecHash(spec);
+  const hub = observed.hub.ok
+    ? planWebhooks(desired.webhooks, specHashes, observed.hub.webhooks, state.webhooks)
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
+  const robotActions: RobotAction[] = [];
+  const unmanagedApps: { robot: string; app: string }[] = [];
+  const unreachable: string[] = [];
+  for (const robot of Object.values(desired.robots)) {
+    const obs = observed.robots[robot.name] ?? { reachable: false, error: 'not observed' };
+    if (!obs.reachable) {
+      unreachable.push(robot.name);
+      continue;
+    }
+    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces);
+    robotActions.push(...r.actions);
+    unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
+  }
+  const all: Action[] = [...hub.actions, ...robotActions];
+  refuseEmptying(all, desired, opts.allowEmpty === true);
+  const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
+  return {
+    format_version: '1.0',
+    actions,
+    unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
+    unreachable,
+    hubError: observed.hub.ok ? null : observed.hub.error,
+    observedDigest: observationDigest(observed),
+    desiredDigest: desiredDigest(desired, specHashes),
+    targets: [...targets],
+    summary: summarise(actions),
+  };
+}
+
+export function summarise(actions: Action[]): PlanSummary {
+  const s: PlanSummary = { create: 0, adopt: 0, update: 0, delete: 0, robot: 0, total: actions.length };
+  for (const a of actions) {
+    if (a.type === 'create' || a.type === 'adopt' || a.type === 'delete') s[a.type] += 1;
+    else if (a.type === 'update' || a.type === 'enable' || a.type === 'disable') s.update += 1;
+    else s.robot += 1;
+  }
+  return s;
+}
+
+function matchesTarget(a: Action, target: string): boolean {
+  if ('robot' in a && (target === `robots.${a.robot}` || target === a.address)) return true;
+  return a.address === target;
+}
+
+function checkTargets(targets: string[], desired: Config, state: StateFile): void {
+  for (const t of targets) {
+    const m = /^(webhooks|robots)\.(.+)$/.exec(t);
+    const kind = m?.[1];
+    const name = m?.[2] ?? '';
+    const robot = name.split('.apps.')[0] ?? name;
+    const known = kind === 'webhooks'
+      ? name in desired.webhooks || name in state.webhooks
+      : kind === 'robots' && robot in desired.robots;
+    if (!known) {
+      throw new PlanError(`unknown target "${t}": expected webhooks.NAME or robots.NAME naming a webhook or robot of robot.yaml or the state`);
+    }
+  }
+}
+
+/** A file that declares nothing would delete everything it owns: only on purpose. */
+function refuseEmptying(actions: Action[], desired: Config, allowEmpty: boolean): void {
+  if (allowEmpty) return;
+  const declaresNothing = Object.keys(desired.webhooks).length === 0
+    && Object.values(desired.robots).every((r) => r.apps.length === 0);
+  if (!declaresNothing) return;
+  const webhooks = actions.filter((a) => a.type === 'delete').length;
+  const apps = actions.filter((a) => a.type === 'remove').length;
+  if (webhooks + apps === 0) return;
+  throw new PlanError(
+    `this plan would delete everything robot.yaml owns (${webhooks} webhook(s), ${apps} app(s)) because the file declares none; ` +
+    'pass --allow-empty if that is what you want',
+  );
+}

@@ -1,0 +1,131 @@
+import { ansi } from '../lib/io.js';
+import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from './types.js';
+import { isRobotAction, isWebhookAction } from './types.js';
+import { SENSITIVE } from './webhook-diff.js';
+
+export { planToJson, parsePlan } from './plan-json.js';
+
+// The human view of a plan, Terraform-like. Plans never hold a secret, and
+// this view prints secrets only as the markers the planner put there.
+
+export interface RenderOptions {
+  color?: boolean;
+}
+
+type Paint = (s: string) => string;
+type Painter = (s: string, t: Action['type'] | 'gray') => string;
+const SYMBOL: Record<Action['type'], string> = {
+  create: '+', adopt: '>', update: '~', enable: '~', disable: '~', delete: '-',
+  install: '+', update_app: '~', remove: '-', start: '~', stop: '~',
+};
+const VERB: Record<WebhookAction['type'], string> = {
+  create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
+};
+
+export function renderPlan(plan: Plan, opts: RenderOptions = {}): string {
+  const paint = painter(opts.color === true);
+  const lines: string[] = [];
+  const hooks = plan.actions.filter(isWebhookAction);
+  const robots = plan.actions.filter(isRobotAction);
+  if (plan.actions.length > 0) lines.push('robotctl will perform the following actions:', '');
+  if (hooks.length > 0) {
+    lines.push('Hub webhooks:');
+    for (const a of hooks) lines.push(...webhookLines(a, paint));
+    lines.push('');
+  }
+  for (const [robot, actions] of groupByRobot(robots)) {
+    lines.push(`Robot ${robot}:`);
+    for (const a of actions) lines.push(`  ${paint(SYMBOL[a.type], a.type)} ${robotText(a)} ${ansiGray(paint, `(${a.reason})`)}`);
+    lines.push('');
+  }
+  lines.push(...contextLines(plan), summaryLine(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  if (s.total === 0) {
+    const blind = plan.unreachable.length > 0 || plan.hubError !== null;
+    return blind
+      ? 'No changes for what could be observed (see above for what could not).'
+      : 'No changes. The hub and robots match robot.yaml.';
+  }
+  const adopt = s.adopt > 0 ? `${s.adopt} to adopt, ` : '';
+  return `Plan: ${adopt}${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.robot} robot change${s.robot === 1 ? '' : 's'}.`;
+}
+
+function webhookLines(a: WebhookAction, paint: Painter): string[] {
+  const id = a.type === 'create' ? '' : ` (id ${a.id})`;
+  const head = `  ${paint(SYMBOL[a.type], a.type)} ${a.address}${id} will be ${VERB[a.type]}`;
+  const out = [`${head} ${ansiGray(paint, `(${a.reason})`)}`];
+  if (a.type === 'create') out.push(...viewLines(a.desired));
+  if (a.type === 'update') {
+    for (const c of a.changes) out.push(`      ${c.field.padEnd(8)} ${show(c.before)} → ${show(c.after)}`);
+  }
+  return out;
+}
+
+function viewLines(v: WebhookView): string[] {
+  const rows: [string, string][] = [
+    v.url !== null ? ['url', show(v.url)] : ['job_id', show(v.jobId)],
+    ['watched', show(v.watched)],
+    ['domains', v.domains.length === 0 ? 'all' : show(v.domains)],
+    ['secret', v.hasSecret ? SENSITIVE : 'none'],
+    ['enabled', String(v.enabled)],
+  ];
+  return rows.map(([k, val]) => `      ${k.padEnd(8)} = ${val}`);
+}
+
+function robotText(a: RobotAction): string {
+  switch (a.type) {
+    case 'install': return `install ${a.app} from ${a.record.source ?? a.record.path ?? '?'}`;
+    case 'update_app': return `update_app ${a.app}${a.cause === 'source' ? ` from ${a.record.source ?? a.record.path ?? '?'}` : ''}`;
+    case 'remove': return `remove ${a.app}`;
+    case 'start': return `start ${a.app}`;
+    case 'stop': return `stop ${a.app}`;
+  }
+}
+
+function contextLines(plan: Plan): string[] {
+  const out: string[] = [];
+  const { webhooks, apps } = plan.unmanaged;
+  if (webhooks.length + apps.length > 0) {
+    out.push('Left alone (not managed by this file):');
+    for (const w of webhooks) out.push(`  webhook ${w.id} → ${w.url ?? '(job)'} watching ${w.watched.join(', ') || 'nothing'}`);
+    for (const a of apps) out.push(`  app ${a.app} on robot ${a.robot}`);
+    out.push('');
+  }
+  if (plan.hubError !== null) out.push(`Hub not reachable, no webhook changes planned: ${plan.hubError}`, '');
+  if (plan.unreachable.length > 0) out.push(`Robots not reachable, nothing planned for them: ${plan.unreachable.join(', ')}`, '');
+  return out;
+}
+
+function groupByRobot(actions: RobotAction[]): Map<string, RobotAction[]> {
+  const groups = new Map<string, RobotAction[]>();
+  for (const a of actions) {
+    const list = groups.get(a.robot);
+    if (list) list.push(a);
+    else groups.set(a.robot, [a]);
+  }
+  return groups;
+}
+
+function show(v: unknown): string {
+  if (v === null || v === undefined) return 'none';
+  if (Array.isArray(v)) return `[${v.map(String).join(', ')}]`;
+  if (typeof v === 'string' && v.startsWith('(')) return v; // markers like (sensitive) stay bare
+  return JSON.stringify(v);
+}
+
+function painter(color: boolean): Painter {
+  const byType = (t: Action['type'] | 'gray'): Paint => {
+    if (t === 'gray') return ansi.gray;
+    const sym = SYMBOL[t];
+    return sym === '+' || sym === '>' ? ansi.green : sym === '-' ? ansi.red : ansi.yellow;
+  };
+  return color ? (s, t) => byType(t)(s) : (s) => s;
+}
+
+function ansiGray(paint: Painter, s: string): string {
+  return paint(s, 'gray');
+}

@@ -1,0 +1,201 @@
+import type { WebhookDomain } from '../schema/types.js';
+import type { HubWebhook } from '../drivers/hub/types.js';
+import type { AppInfo, AppStatus, DaemonStatus } from '../drivers/daemon/types.js';
+
+// The data that flows observe → plan → execute → report. A Plan is plain JSON:
+// it can be saved, printed, diffed and re-read (format_version guards that).
+
+export type HubObservation = { ok: true; webhooks: HubWebhook[] } | { ok: false; error: string };
+
+export type RobotObservation =
+  | { reachable: true; daemon: DaemonStatus; installed: AppInfo[]; current: AppStatus | null }
+  | { reachable: false; error: string };
+
+export interface Observation {
+  hub: HubObservation;
+  /** Latest revision of each Space that is an app source, keyed by `owner/name`. */
+  spaces: Record<string, { sha: string | null }>;
+  robots: Record<string, RobotObservation>;
+}
+
+/** A webhook as the plan shows and the executor sends it: never the secret itself. */
+export interface WebhookView {
+  url: string | null;
+  jobId: string | null;
+  /** `type:name`, sorted. */
+  watched: string[];
+  /** Sorted; empty means every domain. */
+  domains: WebhookDomain[];
+  hasSecret: boolean;
+  enabled: boolean;
+}
+
+/** One changed field, values already redacted (secrets become `(sensitive…)`). */
+export interface FieldChange {
+  field: 'url' | 'jobId' | 'watched' | 'domains' | 'secret';
+  before: unknown;
+  after: unknown;
+}
+
+/** An RFC 6902 operation (from fast-json-patch) over the redacted WebhookView. */
+export interface PatchOp {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+/** What this file records about one app it installed (also the state file shape). */
+export interface AppRecord {
+  source: string | null;
+  path: string | null;
+  sha: string | null;
+}
+
+interface Base {
+  /** `webhooks.NAME` or `robots.NAME.apps.APP`. */
+  address: string;
+  /** For display only: never steers the executor. */
+  reason: string;
+}
+
+interface WebhookBase extends Base {
+  name: string;
+  /** webhookSpecHash of the desired spec, recorded in the state on success. */
+  specHash: string;
+}
+
+/**
+ * The hub creates webhooks enabled and the new id is unknown at plan time, so
+ * `desired.enabled === false` means: create, then disable the new webhook.
+ */
+export interface CreateAction extends WebhookBase {
+  type: 'create';
+  desired: WebhookView;
+  /** Hash of the secret to send (the executor re-reads the clear value from the Config by name). */
+  secretHash: string | null;
+}
+
+export interface AdoptAction extends WebhookBase {
+  type: 'adopt';
+  id: string;
+}
+
+export interface UpdateAction extends WebhookBase {
+  type: 'update';
+  id: string;
+  desired: WebhookView;
+  secretHash: string | null;
+  /** The executor sends the secret only when it changed. */
+  secretChanged: boolean;
+  changes: FieldChange[];
+  patch: PatchOp[];
+}
+
+export interface ToggleAction extends WebhookBase {
+  type: 'enable' | 'disable';
+  id: string;
+}
+
+export interface DeleteAction extends Base {
+  type: 'delete';
+  name: string;
+  id: string;
+}
+
+export type WebhookAction = CreateAction | AdoptAction | UpdateAction | ToggleAction | DeleteAction;
+
+interface AppBase extends Base {
+  robot: string;
+  app: string;
+}
+
+export interface InstallAction extends AppBase {
+  type: 'install';
+  /** The body for the daemon's install route. */
+  info: AppInfo;
+  /** Recorded in the state on success. */
+  record: AppRecord;
+}
+
+export interface UpdateAppAction extends AppBase {
+  type: 'update_app';
+  info: AppInfo;
+  record: AppRecord;
+  /** `source`: the app comes from elsewhere now (remove + install); `revision`: its Space moved on. */
+  cause: 'source' | 'revision';
+  /** What was installed, as far as we know (display and dry-run). */
+  previous: AppRecord;
+}
+
+export interface RemoveAction extends AppBase {
+  type: 'remove';
+}
+
+export interface StartAction extends AppBase {
+  type: 'start';
+}
+
+/**
+ * Stops whatever runs on the robot; `app` names what was observed running
+ * (or crashed: an app in `error` blocks starts). An app already `stopping`
+ * gets no stop: a start that follows may need to wait for it (daemon 400).
+ */
+export interface StopAction extends AppBase {
+  type: 'stop';
+}
+
+export type RobotAction = InstallAction | UpdateAppAction | RemoveAction | StartAction | StopAction;
+export type Action = WebhookAction | RobotAction;
+export type ActionType = Action['type'];
+
+export const WEBHOOK_ACTION_TYPES = ['create', 'adopt', 'update', 'enable', 'disable', 'delete'] as const;
+export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'remove', 'start', 'stop'] as const;
+
+export interface UnmanagedWebhook {
+  id: string;
+  url: string | null;
+  watched: string[];
+}
+
+export interface PlanSummary {
+  create: number;
+  adopt: number;
+  /** update + enable + disable */
+  update: number;
+  delete: number;
+  /** install + update_app + remove + start + stop */
+  robot: number;
+  total: number;
+}
+
+export interface Plan {
+  format_version: '1.0';
+  actions: Action[];
+  unmanaged: { webhooks: UnmanagedWebhook[]; apps: { robot: string; app: string }[] };
+  /** Robot names that could not be observed: no actions were planned for them. */
+  unreachable: string[];
+  /** Why the hub could not be observed (no webhook actions were planned), else null. */
+  hubError: string | null;
+  /** Hash of the observation the plan was made from: a saved plan is rejected when stale. */
+  observedDigest: string;
+  /** Hash of the desired configuration (without secrets in clear). */
+  desiredDigest: string;
+  /** Targets the plan was limited to; empty = everything. */
+  targets: string[];
+  summary: PlanSummary;
+}
+
+export interface PlanOptions {
+  /** `webhooks.NAME` or `robots.NAME`; empty or absent = everything. */
+  targets?: string[];
+  allowEmpty?: boolean;
+}
+
+export function isWebhookAction(a: Action): a is WebhookAction {
+  return (WEBHOOK_ACTION_TYPES as readonly string[]).includes(a.type);
+}
+
+export function isRobotAction(a: Action): a is RobotAction {
+  return !isWebhookAction(a);
+}

@@ -1,0 +1,70 @@
+import fjp from 'fast-json-patch';
+import type { WebhookSpec } from '../schema/types.js';
+import type { HubWebhook } from '../drivers/hub/types.js';
+import type { WebhookRecord } from '../state/types.js';
+import type { FieldChange, PatchOp, WebhookAction } from './types.js';
+import { optionalSecretHash, webhookSpecHash } from './hash.js';
+import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './normalise.js';
+
+// Compare one owned webhook with its spec. Secrets are compared by hash and
+// enter the diff only as markers, so no clear value can reach a plan.
+
+export const SENSITIVE = '(sensitive)';
+export const SENSITIVE_CHANGED = '(sensitive value changed)';
+export const JOB_ID_UNKNOWN = '(not reported by the hub)';
+
+type Doc = Record<FieldChange['field'], unknown>;
+const FIELDS: FieldChange['field'][] = ['url', 'jobId', 'watched', 'domains', 'secret'];
+
+export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord): WebhookAction[] {
+  const address = `webhooks.${name}`;
+  const id = hook.id;
+  const secretChanged = optionalSecretHash(hook.secret) !== optionalSecretHash(spec.secret);
+  const before: Doc = {
+    url: hook.url ?? null,
+    jobId: observedJobId(hook, spec, rec),
+    watched: watchedKeys(hook.watched),
+    domains: normaliseDomains(hook.domains),
+    secret: hook.secret ? SENSITIVE : null,
+  };
+  const after: Doc = {
+    url: spec.url,
+    jobId: spec.jobId,
+    watched: watchedKeys(spec.watched),
+    domains: normaliseDomains(spec.domains),
+    secret: spec.secret ? (secretChanged && hook.secret ? SENSITIVE_CHANGED : SENSITIVE) : null,
+  };
+  const changes = FIELDS
+    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+    .map((field) => ({ field, before: before[field], after: after[field] }));
+  const out: WebhookAction[] = [];
+  const toggle = spec.enabled === hook.disabled;
+  if (toggle && !spec.enabled) out.push({ type: 'disable', address, name, id, specHash, reason: 'enabled on the hub, disabled in robot.yaml' });
+  if (changes.length > 0) {
+    out.push({
+      type: 'update', address, name, id, specHash,
+      desired: desiredView(spec),
+      secretHash: optionalSecretHash(spec.secret),
+      secretChanged,
+      changes,
+      patch: fjp.compare(before, after) as PatchOp[],
+      reason: `${changes.map((c) => c.field).join(', ')} changed`,
+    });
+  }
+  // Enabling comes last so the first deliveries already go to the new target.
+  if (toggle && spec.enabled) out.push({ type: 'enable', address, name, id, specHash, reason: 'disabled on the hub, enabled in robot.yaml' });
+  return out;
+}
+
+/**
+ * The real hub may not echo jobSourceId. Then the state's spec hash decides:
+ * if the observed webhook with the desired job id hashes to what we recorded,
+ * the job id did not change since our last apply.
+ */
+function observedJobId(hook: HubWebhook, spec: WebhookSpec, rec: WebhookRecord): string | null {
+  if (hook.jobSourceId !== undefined) return hook.jobSourceId;
+  if (spec.jobId === null) return null;
+  const obs = observedSpec(hook, spec.jobId);
+  const recorded = [true, false].some((enabled) => webhookSpecHash({ ...obs, enabled }) === rec.specHash);
+  return recorded ? spec.jobId : JOB_ID_UNKNOWN;
+}

@@ -1,0 +1,87 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { constants as fsc } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError, errorMessage } from '../lib/errors.js';
+import { STATE_VERSION, type StateFile } from './types.js';
+import { validateState } from './validate.js';
+
+// The state file: `.robotctl/state.json` beside robot.yaml, mode 0600,
+// replaced atomically (temp file + fsync + rename + fsync of the folder) so
+// a kill at any moment leaves either the old or the new file, never half.
+
+export function statePath(configFile: string, override?: string | null): string {
+  if (override) return resolve(override);
+  return join(dirname(resolve(configFile)), '.robotctl', 'state.json');
+}
+
+export function newState(): StateFile {
+  return { version: STATE_VERSION, lineage: randomUUID(), serial: 0, webhooks: {}, robots: {} };
+}
+
+/** A missing file is a fresh state with a new lineage; anything unreadable is a UserError. */
+export async function readState(path: string): Promise<StateFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return newState();
+    throw new UserError(`cannot read the state file ${path}: ${errorMessage(err)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`the state file ${path} is not valid JSON (${errorMessage(err)}); restore it from a backup or move it away to start afresh (robotctl would then re-adopt identical webhooks)`);
+  }
+  return validateState(data, path);
+}
+
+/**
+ * Write `state` with serial + 1 and return what was written. Refuses to
+ * overwrite a state of another lineage (a different robot.yaml's record).
+ */
+export async function writeState(path: string, state: StateFile): Promise<StateFile> {
+  const onDisk = await readExisting(path);
+  if (onDisk && onDisk.lineage !== state.lineage) {
+    throw new UserError(`the state file ${path} belongs to another lineage (${onDisk.lineage}, not ${state.lineage}); refusing to overwrite it`);
+  }
+  const next: StateFile = { ...state, serial: Math.max(state.serial, onDisk?.serial ?? 0) + 1 };
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fh = await open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 0o600);
+    try {
+      await fh.writeFile(`${JSON.stringify(next, null, 2)}\n`);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new UserError(`cannot write the state file ${path}: ${errorMessage(err)}`);
+  }
+  await syncDir(dir);
+  return next;
+}
+
+async function readExisting(path: string): Promise<StateFile | null> {
+  try {
+    await readFile(path);
+  } catch {
+    return null;
+  }
+  return readState(path);
+}
+
+/** Make the rename itself durable; not every platform lets a folder be fsynced. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, fsc.O_RDONLY);
+    try { await fh.sync(); } finally { await fh.close(); }
+  } catch {
+    // best effort
+  }
+}

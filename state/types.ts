@@ -1,0 +1,36 @@
+import type { AppRecord } from '../reconciler/types.js';
+
+// The record of what one robot.yaml owns. Version 1; a reader rejects any
+// other version with a message telling what to do (no silent upgrade).
+
+export const STATE_VERSION = 1;
+
+export interface WebhookRecord {
+  /** Hub id of the webhook this file created or adopted. */
+  id: string;
+  /** webhookSpecHash of the spec last applied (secret only as a hash). */
+  specHash: string;
+}
+
+export interface RobotRecord {
+  /** Apps this file installed on the robot. */
+  apps: Record<string, AppRecord>;
+}
+
+export interface StateFile {
+  version: 1;
+  /** Random id given when the state is born; never changes. */
+  lineage: string;
+  /** Incremented on every write. */
+  serial: number;
+  webhooks: Record<string, WebhookRecord>;
+  robots: Record<string, RobotRecord>;
+}
+
+/** What an action's success returned that the state must remember. */
+export interface ActionResult {
+  /** create/adopt: the hub id of the webhook. */
+  webhookId?: string;
+  /** install/update_app: the revision actually installed, when the daemon told us. */
+  sha?: string | null;
+}

@@ -1,0 +1,141 @@
+import t, { type Test } from 'tap';
+import { plan, PlanError } from '../../reconciler/plan.js';
+import type { Config } from '../../schema/types.js';
+import type { Observation, Plan, PlanOptions } from '../../reconciler/types.js';
+import type { StateFile } from '../../state/types.js';
+import { webhookSpecHash } from '../../reconciler/hash.js';
+import { config, hookOf, observation, state, webhook } from './plan-fixtures.js';
+
+// Table-driven webhook planning: each row is desired + observed + state → the
+// ordered actions, written as `type address`.
+
+interface Case {
+  name: string;
+  desired: Config;
+  observed: Observation;
+  state: StateFile;
+  opts?: PlanOptions;
+  expect?: string[];
+  throws?: RegExp;
+  check?: (t: Test, p: Plan) => void;
+}
+
+const a = webhook('a');
+const b = webhook('b', { url: 'https://example.org/other' });
+const job = webhook('j', { url: null, jobId: 'job-123' });
+
+const cases: Case[] = [
+  { name: 'create a new webhook', desired: config({ webhooks: [a] }), observed: observation(), state: state(), expect: ['create webhooks.a'],
+    check: (t, p) => { t.equal(p.summary.create, 1); t.match(p.actions[0], { desired: { hasSecret: true, enabled: true }, secretHash: /^sha256:/ }); } },
+  { name: 'owned and identical: no action', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [] },
+  { name: 'watched in another order: no action', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a, { watched: [...a.watched].reverse() })] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [] },
+  { name: 'domains in another order still match (adopt, no update)', desired: config({ webhooks: [webhook('a', { domains: ['discussion', 'repo'] })] }),
+    observed: observation({ hooks: [hookOf('1', a, { domains: ['repo', 'discussion'] })] }), state: state(), expect: ['adopt webhooks.a'] },
+  { name: 'no domains equals all domains', desired: config({ webhooks: [webhook('a', { domains: [] })] }),
+    observed: observation({ hooks: [hookOf('1', a, { domains: ['discussion', 'repo'] })] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [] },
+  { name: 'url change is an update', desired: config({ webhooks: [webhook('a', { url: 'https://new.example.org/h' })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'],
+    check: (t, p) => { t.match(p.actions[0], { id: '1', changes: [{ field: 'url', before: a.url, after: 'https://new.example.org/h' }], patch: [{ op: 'replace', path: '/url' }] }); } },
+  { name: 'watched change is an update', desired: config({ webhooks: [webhook('a', { watched: [{ type: 'org', name: 'pollen' }] })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'],
+    check: (t, p) => { t.match(p.actions[0], { changes: [{ field: 'watched', after: ['org:pollen'] }] }); } },
+  { name: 'domains change is an update', desired: config({ webhooks: [webhook('a', { domains: ['discussion'] })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'] },
+  { name: 'secret change is shown as sensitive', desired: config({ webhooks: [webhook('a', { secret: 'another-secret' })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'],
+    check: (t, p) => {
+      t.match(p.actions[0], { secretChanged: true, changes: [{ field: 'secret', before: '(sensitive)', after: '(sensitive value changed)' }] });
+      t.notMatch(JSON.stringify(p), /another-secret|hunter2/);
+    } },
+  { name: 'secret added', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('1', a, { secret: null })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'],
+    check: (t, p) => { t.match(p.actions[0], { changes: [{ field: 'secret', before: null, after: '(sensitive)' }] }); } },
+  { name: 'disable an enabled webhook', desired: config({ webhooks: [webhook('a', { enabled: false })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['disable webhooks.a'] },
+  { name: 'enable a disabled webhook', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('1', a, { disabled: true })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['enable webhooks.a'] },
+  { name: 'update then enable', desired: config({ webhooks: [webhook('a', { url: 'https://x.example.org' })] }),
+    observed: observation({ hooks: [hookOf('1', a, { disabled: true })] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a', 'enable webhooks.a'] },
+  { name: 'disable then update', desired: config({ webhooks: [webhook('a', { url: 'https://x.example.org', enabled: false })] }),
+    observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['disable webhooks.a', 'update webhooks.a'] },
+  { name: 'delete an owned webhook removed from the file', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('2', b)] }), state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }),
+    expect: ['delete webhooks.b'], check: (t, p) => { t.match(p.actions[0], { id: '2' }); t.same(p.unmanaged.webhooks, []); } },
+  { name: 'never-owned webhooks are listed, not touched', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('99', b)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [],
+    check: (t, p) => { t.same(p.unmanaged.webhooks, [{ id: '99', url: b.url, watched: ['space:alice/hello_app', 'user:alice'] }]); } },
+  { name: 'an unmanaged webhook survives a file with other webhooks removed', desired: config({ webhooks: [b] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('99', webhook('x', { url: 'https://someone.else' }))] }),
+    state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['create webhooks.b', 'delete webhooks.a'],
+    check: (t, p) => { t.equal(p.unmanaged.webhooks.length, 1); t.equal(p.unmanaged.webhooks[0]?.id, '99'); } },
+  { name: 'adopt after a create lost to a kill', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('7', a)] }), state: state(),
+    expect: ['adopt webhooks.a'], check: (t, p) => { t.match(p.actions[0], { id: '7', specHash: webhookSpecHash(a) }); t.same(p.unmanaged.webhooks, []); } },
+  { name: 'adopt then disable', desired: config({ webhooks: [webhook('a', { enabled: false })] }), observed: observation({ hooks: [hookOf('7', a)] }), state: state(),
+    expect: ['adopt webhooks.a', 'disable webhooks.a'] },
+  { name: 'no adoption when the secret differs', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('7', a, { secret: 'other' })] }), state: state(),
+    expect: ['create webhooks.a'], check: (t, p) => { t.equal(p.unmanaged.webhooks[0]?.id, '7'); } },
+  { name: 'a vanished id is created again', desired: config({ webhooks: [a] }), observed: observation(), state: state({ webhooks: { a: { id: 'gone', spec: a } } }),
+    expect: ['create webhooks.a'], check: (t, p) => { t.match(p.actions[0]?.reason, /gone/); } },
+  { name: 'a vanished id with an identical webhook left is adopted', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('8', a)] }),
+    state: state({ webhooks: { a: { id: 'gone', spec: a } } }), expect: ['adopt webhooks.a'] },
+  { name: 'one hub webhook is adopted once', desired: config({ webhooks: [a, webhook('a2')] }), observed: observation({ hooks: [hookOf('7', a)] }), state: state(),
+    expect: ['adopt webhooks.a', 'create webhooks.a2'] },
+  { name: 'create a job webhook', desired: config({ webhooks: [job] }), observed: observation(), state: state(), expect: ['create webhooks.j'],
+    check: (t, p) => { t.match(p.actions[0], { desired: { url: null, jobId: 'job-123' } }); } },
+  { name: 'job webhook echoed and equal: no action', desired: config({ webhooks: [job] }), observed: observation({ hooks: [hookOf('3', job)] }),
+    state: state({ webhooks: { j: { id: '3', spec: job } } }), expect: [] },
+  { name: 'job id changed (echoed) is an update', desired: config({ webhooks: [webhook('j', { url: null, jobId: 'job-456' })] }),
+    observed: observation({ hooks: [hookOf('3', job)] }), state: state({ webhooks: { j: { id: '3', spec: job } } }), expect: ['update webhooks.j'],
+    check: (t, p) => { t.match(p.actions[0], { changes: [{ field: 'jobId', before: 'job-123', after: 'job-456' }] }); } },
+  { name: 'job id not echoed, state hash matches: no action', desired: config({ webhooks: [job] }),
+    observed: observation({ hooks: [hookOf('3', job, { jobSourceId: undefined })] }), state: state({ webhooks: { j: { id: '3', spec: job } } }), expect: [] },
+  { name: 'job id not echoed, toggled on the hub: only enable', desired: config({ webhooks: [job] }),
+    observed: observation({ hooks: [hookOf('3', job, { jobSourceId: undefined, disabled: true })] }), state: state({ webhooks: { j: { id: '3', spec: job } } }), expect: ['enable webhooks.j'] },
+  { name: 'job id not echoed, changed in the file: update from the state hash', desired: config({ webhooks: [webhook('j', { url: null, jobId: 'job-456' })] }),
+    observed: observation({ hooks: [hookOf('3', job, { jobSourceId: undefined })] }), state: state({ webhooks: { j: { id: '3', spec: job } } }), expect: ['update webhooks.j'],
+    check: (t, p) => { t.match(p.actions[0], { changes: [{ field: 'jobId', before: '(not reported by the hub)', after: 'job-456' }] }); } },
+  { name: 'targets limit the plan', desired: config({ webhooks: [a, b] }), observed: observation(), state: state(), opts: { targets: ['webhooks.b'] },
+    expect: ['create webhooks.b'], check: (t, p) => { t.same(p.targets, ['webhooks.b']); t.equal(p.summary.total, 1); } },
+  { name: 'a target may name a webhook only the state knows', desired: config({ webhooks: [a] }), observed: observation({ hooks: [hookOf('2', b)] }),
+    state: state({ webhooks: { b: { id: '2', spec: b } } }), opts: { targets: ['webhooks.b'] }, expect: ['delete webhooks.b'] },
+  { name: 'an unknown target is refused', desired: config({ webhooks: [a] }), observed: observation(), state: state(), opts: { targets: ['webhooks.nope'] }, throws: /unknown target "webhooks.nope"/ },
+  { name: 'a malformed target is refused', desired: config({ webhooks: [a] }), observed: observation(), state: state(), opts: { targets: ['a'] }, throws: /unknown target/ },
+  { name: 'hub unreachable: no webhook actions', desired: config({ webhooks: [a] }), observed: observation({ hubError: 'connect ECONNREFUSED' }), state: state(), expect: [],
+    check: (t, p) => { t.equal(p.hubError, 'connect ECONNREFUSED'); } },
+  { name: 'emptying everything needs allowEmpty', desired: config(), observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }),
+    throws: /--allow-empty/ },
+  { name: 'emptying everything with allowEmpty', desired: config(), observed: observation({ hooks: [hookOf('1', a)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }),
+    opts: { allowEmpty: true }, expect: ['delete webhooks.a'] },
+  { name: 'an empty file that owns nothing on the hub is fine', desired: config(), observed: observation({ hooks: [hookOf('5', a)] }), state: state(), expect: [] },
+];
+
+for (const c of cases) {
+  t.test(c.name, (t) => {
+    if (c.throws) {
+      t.throws(() => plan(c.desired, c.observed, c.state, c.opts), c.throws);
+      t.throws(() => plan(c.desired, c.observed, c.state, c.opts), PlanError);
+      t.end();
+      return;
+    }
+    const p = plan(c.desired, c.observed, c.state, c.opts);
+    t.same(p.actions.map((x) => `${x.type} ${x.address}`), c.expect);
+    t.equal(p.format_version, '1.0');
+    t.notMatch(JSON.stringify(p), /hunter2/, 'no secret in the plan');
+    c.check?.(t, p);
+    t.end();
+  });
+}
+
+t.test('the same inputs give the same plan, whatever the hub list order', (t) => {
+  const desired = config({ webhooks: [a, b] });
+  const st = state({ webhooks: { a: { id: '1', spec: a } } });
+  const hooks = [hookOf('1', a, { url: 'https://drift.example.org' }), hookOf('99', job)];
+  const p1 = plan(desired, observation({ hooks }), st);
+  const p2 = plan(desired, observation({ hooks: [...hooks].reverse() }), st);
+  t.same(p1.actions, p2.actions);
+  t.equal(p1.observedDigest, p2.observedDigest);
+  const p3 = plan(desired, observation({ hooks: [hookOf('1', a)] }), st);
+  t.not(p3.observedDigest, p1.observedDigest, 'a different world has a different digest');
+  t.end();
+});

@@ -1,0 +1,94 @@
+import t from 'tap';
+import { plan } from '../../reconciler/plan.js';
+import { renderPlan, planToJson, parsePlan, summaryLine } from '../../reconciler/render.js';
+import { PlanError } from '../../reconciler/plan-error.js';
+import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from './plan-fixtures.js';
+
+// Human and JSON views of a plan: Terraform-like symbols, grouped robot
+// actions, a summary line, colour only when asked, and never a secret.
+
+const NEW_SECRET = 'rotated-secret-4711';
+const a = webhook('a');
+const b = webhook('b', { url: 'https://example.org/b' });
+const c = webhook('c', { url: 'https://example.org/c' });
+const d = webhook('d', { url: 'https://example.org/d' });
+const hello = app('hello_app');
+const other = app('other_app');
+
+function busyPlan() {
+  const desired = config({
+    webhooks: [webhook('a', { url: 'https://example.org/new', secret: NEW_SECRET }), c, d, webhook('e', { url: 'https://example.org/e' })],
+    apps: [hello, other], active: 'other_app', robots: [{ name: 'desk' }, { name: 'lab' }],
+  });
+  const observed = observation({
+    hooks: [hookOf('1', a), hookOf('2', b), hookOf('7', c), hookOf('9', webhook('x', { url: 'https://someone.else/hook' })), hookOf('4', d, { disabled: true })],
+    robots: { desk: robotObs([installedOf(hello)], { app: installedOf(hello), state: 'running' }), lab: { reachable: false, error: 'ECONNREFUSED' } },
+  });
+  const st = state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b }, d: { id: '4', spec: d } } });
+  return plan(desired, observed, st);
+}
+
+t.test('human view of every kind of change', (t) => {
+  const out = renderPlan(busyPlan());
+  t.match(out, '  ~ webhooks.a (id 1) will be updated');
+  t.match(out, /url\s+"https:\/\/example.org\/hooks\/a" → "https:\/\/example.org\/new"/);
+  t.match(out, /secret\s+\(sensitive\) → \(sensitive value changed\)/);
+  t.match(out, '  > webhooks.c (id 7) will be adopted');
+  t.match(out, '  ~ webhooks.d (id 4) will be enabled');
+  t.match(out, '  + webhooks.e will be created');
+  t.match(out, /secret\s+= \(sensitive\)/);
+  t.match(out, '  - webhooks.b (id 2) will be deleted');
+  t.match(out, /Robot desk:\n  ~ stop hello_app .*\n  \+ install other_app from https:\/\/huggingface.co\/spaces\/alice\/other_app .*\n  ~ start other_app/);
+  t.match(out, 'webhook 9 → https://someone.else/hook');
+  t.match(out, 'Robots not reachable, nothing planned for them: lab');
+  t.match(out, 'Plan: 1 to adopt, 1 to create, 2 to update, 1 to delete, 3 robot changes.');
+  t.notMatch(out, /\x1b\[/, 'no colour unless asked');
+  t.end();
+});
+
+t.test('no secret in any view', (t) => {
+  const p = busyPlan();
+  for (const text of [renderPlan(p), renderPlan(p, { color: true }), planToJson(p)]) {
+    t.notOk(text.includes(SECRET), 'old secret absent');
+    t.notOk(text.includes(NEW_SECRET), 'new secret absent');
+  }
+  t.end();
+});
+
+t.test('colour when asked', (t) => {
+  const out = renderPlan(busyPlan(), { color: true });
+  t.match(out, '\x1b[32m+\x1b[0m webhooks.e');
+  t.match(out, '\x1b[31m-\x1b[0m webhooks.b');
+  t.end();
+});
+
+t.test('summary lines', (t) => {
+  const desired = config({ webhooks: [a, b], apps: [hello], active: 'hello_app', robots: [{ name: 'desk' }] });
+  const fresh = plan(desired, observation({ hooks: [hookOf('1', a, { url: 'https://drift' })], robots: { desk: robotObs() } }), state({ webhooks: { a: { id: '1', spec: a } } }));
+  t.equal(summaryLine(fresh), 'Plan: 1 to create, 1 to update, 0 to delete, 2 robot changes.');
+  const same = plan(desired, observation({ hooks: [hookOf('1', a), hookOf('2', b)], robots: { desk: robotObs([installedOf(hello)], { app: installedOf(hello), state: 'running' }) } }),
+    state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }));
+  t.equal(renderPlan(same), 'No changes. The hub and robots match robot.yaml.\n');
+  const blind = plan(desired, observation({ hubError: 'HTTP 503' }), state());
+  t.match(renderPlan(blind), /Hub not reachable, no webhook changes planned: HTTP 503/);
+  t.match(summaryLine(blind), /^No changes for what could be observed/);
+  t.end();
+});
+
+t.test('JSON view round-trips and carries format_version', (t) => {
+  const p = busyPlan();
+  const text = planToJson(p);
+  const data = JSON.parse(text) as Record<string, unknown>;
+  t.equal(data.format_version, '1.0');
+  t.same(parsePlan(text), p);
+  t.end();
+});
+
+t.test('a plan file of another version or shape is refused', (t) => {
+  const text = planToJson(busyPlan());
+  t.throws(() => parsePlan(text.replace('"format_version": "1.0"', '"format_version": "2.0"')), /format_version "2.0".*make a new plan/);
+  t.throws(() => parsePlan('{"format_version":"1.0"}'), PlanError);
+  t.throws(() => parsePlan('not json'), /not valid JSON/);
+  t.throws(() => parsePlan('[1]'), /not a robotctl plan/);
+  t.end();
+});
