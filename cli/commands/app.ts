@@ -1,7 +1,47 @@
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { newCommand, parse, subCommand } from '../command.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl app` is not built yet');
+// `robotctl app create|check|publish`: the real `reachy-mini-app-assistant`
+// with the same rules and messages, non-interactive.
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('app', io).description('App authoring: create, check and publish Reachy Mini apps');
+
+  subCommand(cmd, 'create', io)
+    .description('Create a new app folder from a template')
+    .argument('<name>', 'app name: a Python package name (underscores, no dashes)')
+    .argument('<dest>', 'existing folder the app folder is created in')
+    .option('--template <template>', 'default (settings page + head/antenna loop) or conversation', 'default')
+    .option('--publish', 'publish the new app as a Space right after creating it')
+    .option('--private', 'with --publish: make the Space private')
+    .option('--token <token>', 'with --publish: Hub token (default: HF_TOKEN or `robotctl auth login`)')
+    .action(async (name: string, dest: string, opts: { template: string; publish?: boolean; private?: boolean; token?: string }) => {
+      const { createApp } = await import('../app/create.js');
+      const base = createApp({ name, dest, template: opts.template }, io);
+      if (opts.publish) {
+        const { publishApp } = await import('../app/publish.js');
+        await publishApp({ path: base, token: opts.token, private: Boolean(opts.private), check: true }, io);
+      }
+    });
+
+  subCommand(cmd, 'check', io)
+    .description('Check an app folder: files, pyproject entry point, README metadata, install and uninstall in a temporary venv')
+    .argument('<path>', 'the app folder (the one with pyproject.toml)')
+    .action(async (path: string) => {
+      const { checkApp } = await import('../app/check.js');
+      await checkApp(path, io);
+    });
+
+  subCommand(cmd, 'publish', io)
+    .description('Create the Space <user>/<name> on the Hub and upload the app in one commit')
+    .argument('<path>', 'the app folder')
+    .option('--token <token>', 'Hub token (default: HF_TOKEN or `robotctl auth login`)')
+    .option('--private', 'make the Space private')
+    .option('--no-check', 'skip `app check` before uploading')
+    .action(async (path: string, opts: { token?: string; private?: boolean; check: boolean }) => {
+      const { publishApp } = await import('../app/publish.js');
+      await publishApp({ path, token: opts.token, private: Boolean(opts.private), check: opts.check }, io);
+    });
+
+  await parse(cmd, args);
+  return 0;
 }

@@ -1,0 +1,33 @@
+// `robotctl app check` wall time on the default template: cold (a fresh
+// temporary venv, as users run it) and with ROBOTCTL_CHECK_VENV_CACHE (a base
+// venv reused, as the tests run it). Build first.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'robotctl.js');
+const dir = await mkdtemp(join(tmpdir(), 'robotctl-bench-check-'));
+
+function timed(args, env = {}) {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`robotctl ${args.join(' ')}: ${r.stderr}`);
+  return (performance.now() - start) / 1000;
+}
+
+try {
+  const create = timed(['app', 'create', 'bench_app', dir]);
+  const app = join(dir, 'bench_app');
+  const cold = timed(['app', 'check', app]);
+  const cache = { ROBOTCTL_CHECK_VENV_CACHE: join(dir, 'cache') };
+  const first = timed(['app', 'check', app], cache);
+  const warm = [timed(['app', 'check', app], cache), timed(['app', 'check', app], cache)].sort()[0];
+  console.log(`app create: ${create.toFixed(2)} s (target < 1)`);
+  console.log(`app check, fresh venv: ${cold.toFixed(2)} s (target -)`);
+  console.log(`app check, cache being built: ${first.toFixed(2)} s (target -)`);
+  console.log(`app check, cached base venv: ${warm.toFixed(2)} s (target < 5)`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

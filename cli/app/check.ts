@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { Io } from '../../lib/io.js';
+import { checkLayout, type AppLayout } from './rules.js';
+import { copySource, pip, temporaryVenv, VenvError, type Venv } from './venv.js';
+import { fail, info, ok } from './report.js';
+import { runProcess, tail } from './process.js';
+
+const REGISTERED = [
+  'import sys',
+  'from importlib.metadata import entry_points',
+  "sys.exit(0 if sys.argv[1] in [ep.name for ep in entry_points(group='reachy_mini_apps')] else 1)",
+].join('\n');
+
+async function registered(venv: Venv, name: string): Promise<boolean> {
+  return (await runProcess(venv.python, ['-c', REGISTERED, name], { env: venv.env })).code === 0;
+}
+
+async function installCycle(app: AppLayout, venv: Venv, tmp: string, io: Io): Promise<void> {
+  const source = join(tmp, 'app');
+  copySource(app.root, source);
+  info(io, 'Installing the app in the temporary virtual environment...');
+  const installed = await pip(venv, ['install', '--no-index', '--no-deps', '--no-build-isolation', source]);
+  if (installed.code !== 0) fail(io, `pip install of the app failed:\n${tail(installed.stderr || installed.stdout)}`);
+  info(io, 'Checking that the app entrypoint is registered...');
+  if (!(await registered(venv, app.name))) fail(io, `App '${app.name}' entrypoint is not registered correctly.`);
+  ok(io, 'App entrypoint is registered correctly.');
+  info(io, 'Uninstalling the app from the temporary virtual environment...');
+  const removed = await pip(venv, ['uninstall', '-y', app.name]);
+  if (removed.code !== 0 || (await registered(venv, app.name))) fail(io, `App '${app.name}' was not uninstalled correctly.`);
+  ok(io, 'App installation and uninstallation tests passed.');
+}
+
+/** `robotctl app check PATH`: the file rules, then the install/uninstall cycle in a temporary venv. */
+export async function checkApp(path: string, io: Io): Promise<AppLayout> {
+  const app = await checkLayout(path, io);
+  info(io, '\nCreating a temporary virtual environment to test the app...');
+  let temp: Awaited<ReturnType<typeof temporaryVenv>>;
+  try {
+    temp = await temporaryVenv(io.env);
+  } catch (err) {
+    if (err instanceof VenvError) fail(io, err.message);
+    throw err;
+  }
+  try {
+    await installCycle(app, temp.venv, temp.tmp, io);
+  } finally {
+    temp.dispose();
+  }
+  ok(io, `App '${app.name}' passed all checks!`);
+  return app;
+}

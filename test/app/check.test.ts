@@ -1,0 +1,88 @@
+import t from 'tap';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInProcess } from '../helpers/cli.js';
+
+// One base venv for the whole file (ROBOTCTL_CHECK_VENV_CACHE); each check
+// still copies it, installs, and uninstalls in its own temporary venv.
+const cache = mkdtempSync(join(tmpdir(), 'robotctl-test-venv-cache-'));
+t.teardown(() => rmSync(cache, { recursive: true, force: true }));
+const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: cache };
+
+function checkTemps(): string[] {
+  return readdirSync(tmpdir()).filter((f) => f.startsWith('robotctl-check-'));
+}
+
+for (const template of ['default', 'conversation']) {
+  t.test(`app create --template ${template} then app check passes`, async (t) => {
+    const dest = t.testdir();
+    const before = checkTemps();
+    const made = await runInProcess(['app', 'create', 'my_app', dest, '--template', template], { env });
+    t.equal(made.code, 0, made.stderr);
+    const app = join(dest, 'my_app');
+    const r = await runInProcess(['app', 'check', app], { env });
+    t.equal(r.code, 0, r.stderr);
+    t.equal(r.stderr, '');
+    t.match(r.stdout, '[OK] App entrypoint is registered correctly.');
+    t.match(r.stdout, '[OK] App installation and uninstallation tests passed.');
+    t.ok(r.stdout.endsWith("[OK] App 'my_app' passed all checks!\n"), 'last line');
+    t.notOk(existsSync(join(app, 'build')), 'pip built a copy: no build/ in the app');
+    t.same(readdirSync(app).filter((f) => f.endsWith('.egg-info')), []);
+    t.same(checkTemps().filter((f) => !before.includes(f)), [], 'temporary venv removed');
+  });
+}
+
+t.test('a pip install failure is reported with pip\'s own words', async (t) => {
+  const dest = t.testdir();
+  await runInProcess(['app', 'create', 'bad_build', dest], { env });
+  const pyproject = join(dest, 'bad_build', 'pyproject.toml');
+  writeFileSync(pyproject, readFileSync(pyproject, 'utf8').replace('setuptools.build_meta', 'no_such_backend.api'));
+  const r = await runInProcess(['app', 'check', join(dest, 'bad_build')], { env });
+  t.equal(r.code, 1);
+  t.match(r.stderr, /^\[ERROR\] pip install of the app failed:\n/);
+  t.match(r.stderr, 'no_such_backend');
+  t.notMatch(r.stdout, 'passed all checks');
+});
+
+t.test('the binary prints the same and exits 1 on a failed rule (no stack trace)', async (t) => {
+  const { runCli } = await import('../helpers/cli.js');
+  const dest = t.testdir();
+  await runInProcess(['app', 'create', 'cli_app', dest], { env });
+  rmSync(join(dest, 'cli_app', 'style.css'));
+  const r = await runCli(['app', 'check', join(dest, 'cli_app')], { env });
+  t.equal(r.code, 1);
+  t.equal(r.stderr, '[ERROR] style.css is missing\n');
+});
+
+t.test('every example app passes app check', async (t) => {
+  const { examplesDir } = await import('./helpers.js');
+  const apps = ['hello_app', 'wave_app', 'crash_app', 'stubborn_app', 'oneshot_app'];
+  // Two at a time: the CI box has two cores.
+  for (let i = 0; i < apps.length; i += 2) {
+    await Promise.all(apps.slice(i, i + 2).map(async (name) => {
+      const r = await runInProcess(['app', 'check', join(examplesDir, name)], { env });
+      t.equal(r.code, 0, `${name}: ${r.stderr}`);
+      t.ok(r.stdout.endsWith(`[OK] App '${name}' passed all checks!\n`), name);
+    }));
+  }
+  for (const name of apps) t.notOk(existsSync(join(examplesDir, name, 'build')), `${name}: no build/ left`);
+});
+
+t.test('app create --publish checks the new app and publishes it to the hub', async (t) => {
+  const { startHub } = await import('../../runtime/hub/server.js');
+  const token = 'hf_create_publish_token';
+  const hub = await startHub({ users: [{ name: 'bob', token }] });
+  t.teardown(() => hub.close());
+  const dest = t.testdir();
+  const r = await runInProcess(['app', 'create', 'fresh_app', dest, '--publish', '--private'], {
+    env: { ...env, HF_ENDPOINT: hub.url, HF_TOKEN: token },
+  });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, "[OK] Created app 'fresh_app'");
+  t.match(r.stdout, "[OK] App 'fresh_app' passed all checks!");
+  t.match(r.stdout, `[OK] App published: ${hub.url}/spaces/bob/fresh_app`);
+  const repo = hub.data();
+  t.ok(JSON.stringify(repo).includes('bob/fresh_app'), 'the Space exists on the hub');
+  t.notMatch(r.stdout + r.stderr, token);
+});

@@ -1,0 +1,99 @@
+import t from 'tap';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInProcess } from '../helpers/cli.js';
+import { startHub } from '../../runtime/hub/server.js';
+import { createHubClient } from '../../drivers/hub/client.js';
+import { listAppFiles } from '../../cli/app/files.js';
+
+const TOKEN = 'hf_publish_test_token_123';
+
+interface Scope {
+  teardown(fn: () => unknown): void;
+  testdir(): string;
+}
+
+async function hubFor(t: Scope): Promise<{ url: string; env: NodeJS.ProcessEnv }> {
+  const hub = await startHub({ users: [{ name: 'alice', token: TOKEN }] });
+  t.teardown(() => hub.close());
+  // No HF_TOKEN from the developer's shell, no token file from their home.
+  return { url: hub.url, env: { HF_ENDPOINT: hub.url, HF_TOKEN_PATH: join(t.testdir(), 'no-token'), PATH: process.env.PATH } };
+}
+
+function makeApp(dir: string): string {
+  return join(dir, 'pub_app');
+}
+
+t.test('publish creates alice/pub_app and uploads the files in one commit', async (t) => {
+  const { url, env } = await hubFor(t);
+  const dir = t.testdir();
+  t.equal((await runInProcess(['app', 'create', 'pub_app', dir], { env })).code, 0);
+  const app = makeApp(dir);
+  // Build by-products and ignored files never go up.
+  mkdirSync(join(app, 'pub_app', '__pycache__'));
+  writeFileSync(join(app, 'pub_app', '__pycache__', 'main.cpython-311.pyc'), 'x');
+  mkdirSync(join(app, 'pub_app.egg-info'));
+  writeFileSync(join(app, 'pub_app.egg-info', 'PKG-INFO'), 'x');
+  writeFileSync(join(app, 'notes.log'), 'local');
+  writeFileSync(join(app, '.gitignore'), `${'*.log\n'}__pycache__/\n`);
+
+  const r = await runInProcess(['app', 'publish', app, '--token', TOKEN, '--no-check'], { env });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, `[OK] App published: ${url}/spaces/alice/pub_app`);
+  t.notMatch(r.stdout + r.stderr, TOKEN, 'the token is never printed');
+
+  const client = createHubClient({ endpoint: url, token: TOKEN });
+  t.teardown(() => client.close());
+  const info = await client.repoInfo('space', 'alice/pub_app');
+  t.ok(info, 'the Space exists');
+  const files = info!.siblings.map((s) => s.rfilename).filter((f) => f !== '.gitattributes').sort();
+  t.same(files, listAppFiles(app));
+  t.notOk(files.some((f) => f.includes('__pycache__') || f.includes('egg-info') || f.endsWith('.log')));
+  t.ok(files.includes('pub_app/main.py') && files.includes('README.md') && files.includes('.gitignore'));
+  const main = await client.downloadFile('space', 'alice/pub_app', 'pub_app/main.py');
+  t.match(main.toString(), 'class PubApp(RobotApp)');
+});
+
+t.test('publishing again mirrors the folder: changed files updated, removed files deleted', async (t) => {
+  const { url, env } = await hubFor(t);
+  const dir = t.testdir();
+  await runInProcess(['app', 'create', 'pub_app', dir], { env });
+  const app = makeApp(dir);
+  const tokenEnv = { ...env, HF_TOKEN: TOKEN };
+  t.equal((await runInProcess(['app', 'publish', app, '--no-check'], { env: tokenEnv })).code, 0);
+  rmSync(join(app, 'pub_app', 'static', 'main.js'));
+  writeFileSync(join(app, 'style.css'), 'body { color: red; }\n');
+  const r = await runInProcess(['app', 'publish', app, '--no-check'], { env: tokenEnv });
+  t.equal(r.code, 0, r.stderr);
+  const client = createHubClient({ endpoint: url, token: TOKEN });
+  t.teardown(() => client.close());
+  const info = await client.repoInfo('space', 'alice/pub_app');
+  const files = info!.siblings.map((s) => s.rfilename);
+  t.notOk(files.includes('pub_app/static/main.js'), 'deleted');
+  t.equal((await client.downloadFile('space', 'alice/pub_app', 'style.css')).toString(), 'body { color: red; }\n');
+});
+
+t.test('publish runs app check first and stops on a failed rule', async (t) => {
+  const { env } = await hubFor(t);
+  const dir = t.testdir();
+  await runInProcess(['app', 'create', 'pub_app', dir], { env });
+  rmSync(join(makeApp(dir), 'index.html'));
+  const r = await runInProcess(['app', 'publish', makeApp(dir), '--token', TOKEN], { env });
+  t.equal(r.code, 1);
+  t.equal(r.stderr, '[ERROR] index.html is missing\n');
+  t.notMatch(r.stdout, 'Publishing');
+});
+
+t.test('no token, or a wrong one: a clear message, never the token', async (t) => {
+  const { env } = await hubFor(t);
+  const dir = t.testdir();
+  await runInProcess(['app', 'create', 'pub_app', dir], { env });
+  let r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check'], { env });
+  t.equal(r.code, 1);
+  t.match(r.stderr, 'You need to be logged in to Hugging Face to publish an app');
+  r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check', '--token', 'hf_wrong_secret_value'], { env });
+  t.equal(r.code, 1);
+  t.match(r.stderr, /^Error: Publishing failed: /);
+  t.notMatch(r.stderr, 'hf_wrong_secret_value');
+  t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
