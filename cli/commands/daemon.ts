@@ -1,7 +1,93 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl daemon` is not built yet');
+// `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
+// foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
+// $XDG_DATA_HOME/robotctl/apps or ~/.local/share/robotctl/apps.
+
+interface Flags {
+  sim?: boolean;
+  host: string;
+  port: string;
+  robotName: string;
+  appsDir?: string;
+  hub?: string;
+  stopTimeout: string;
+  startupApp?: string;
+  python: string;
+}
+
+function number(value: string, flag: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number ≥ ${min}, got '${value}'`, 2);
+  return n;
+}
+
+/**
+ * Resolves on the first SIGINT/SIGTERM. Later signals are only acknowledged:
+ * dying mid-stop would orphan the app's process group.
+ */
+function waitForSignal(io: Io): Promise<string> {
+  return new Promise((resolveSignal) => {
+    let first: string | null = null;
+    const on = (sig: string): void => {
+      if (first) {
+        io.err(`${sig}: still stopping the app (at most the stop timeout), please wait\n`);
+        return;
+      }
+      first = sig;
+      resolveSignal(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  let flags: Flags | null = null;
+  const cmd = newCommand('daemon', io)
+    .description('Run a Reachy Mini daemon (REST + WebSocket API of the real one) with a simulated robot')
+    .option('--sim', 'simulated robot (the only backend robotctl has)')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8000')
+    .option('--robot-name <name>', 'robot name', 'reachy_mini')
+    .option('--apps-dir <dir>', 'apps virtual environment and metadata (default ~/.local/share/robotctl/apps)')
+    .option('--hub <url>', 'hub that Space installs download from (default $HF_ENDPOINT or https://huggingface.co)')
+    .option('--stop-timeout <seconds>', 'how long a stopping app gets before it is killed', '20')
+    .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
+    .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
+    .action((opts: Flags) => { flags = opts; });
+  await parse(cmd, args);
+  if (!flags) return 0;
+  const f: Flags = flags;
+  if (!f.sim) {
+    throw new UserError('no hardware backend: robotctl only ships a simulated robot. Run `robotctl daemon --sim` (a real Reachy Mini runs its own daemon).');
+  }
+  const port = number(f.port, '--port', 0);
+  const stopTimeoutMs = number(f.stopTimeout, '--stop-timeout', 0) * 1000;
+  const home = io.env.HOME ?? homedir();
+  const { defaultAppsDir } = await import('../../runtime/daemon/context.js');
+  const { startDaemon } = await import('../../runtime/daemon/server.js');
+  const daemon = await startDaemon({
+    host: f.host, port, sim: true, robotName: f.robotName, stopTimeoutMs, python: f.python,
+    appsDir: f.appsDir ? resolve(io.cwd, f.appsDir) : defaultAppsDir(home, io.env),
+    hubEndpoint: f.hub ?? io.env.HF_ENDPOINT ?? 'https://huggingface.co',
+    hubToken: io.env.HF_TOKEN ?? null,
+    ...(f.startupApp !== undefined ? { startupApp: f.startupApp } : {}),
+    env: io.env,
+    log: (line) => io.err(`${line}\n`),
+  }).catch((err: unknown) => {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new UserError(`port ${port} on ${f.host} is already in use (try --port 0)`);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${f.host}:${port} (${code})`);
+    throw err;
+  });
+  io.out(`listening on ${daemon.url}\n`);
+  const sig = await waitForSignal(io);
+  io.err(`${sig}: stopping the current app and closing\n`);
+  await daemon.close();
+  return 0;
 }

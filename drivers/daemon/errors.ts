@@ -1,0 +1,50 @@
+// Typed failures of the daemon driver, so the reconciler can act on a state
+// (an app already running → stop then start) instead of parsing messages.
+
+export type DaemonErrorCode =
+  | 'unreachable'
+  | 'timeout'
+  | 'app_already_running'
+  | 'no_app_running'
+  | 'app_not_found'
+  | 'not_installed'
+  | 'job_failed'
+  | 'job_timeout'
+  | 'busy'
+  | 'backend_not_running'
+  | 'bad_request'
+  | 'bad_response'
+  | 'server_error';
+
+export class DaemonError extends Error {
+  readonly code: DaemonErrorCode;
+  readonly status: number | null;
+  /** The daemon's `detail` (or the network error's message). */
+  readonly detail: string;
+  /** For job failures: the job's log lines. */
+  readonly logs: string[];
+  /** Worth retrying later: unreachable, timeouts, 5xx, busy. */
+  readonly transient: boolean;
+
+  constructor(code: DaemonErrorCode, message: string, opts: { status?: number | null; detail?: string; logs?: string[] } = {}) {
+    super(message);
+    this.name = 'DaemonError';
+    this.code = code;
+    this.status = opts.status ?? null;
+    this.detail = opts.detail ?? message;
+    this.logs = opts.logs ?? [];
+    this.transient = ['unreachable', 'timeout', 'busy', 'server_error', 'backend_not_running'].includes(code);
+  }
+}
+
+/** Map a daemon error answer to a code using the real daemon's messages. */
+export function codeFor(status: number, detail: string): DaemonErrorCode {
+  if (status === 400 && detail === 'An app is already running') return 'app_already_running';
+  if (status === 400 && detail === 'No app is currently running') return 'no_app_running';
+  if (detail.startsWith('No entry point found for app')) return 'app_not_found';
+  if (/^App '.*' is not installed$/.test(detail)) return 'not_installed';
+  if (status === 409) return 'busy';
+  if (status === 503) return 'backend_not_running';
+  if (status >= 500) return 'server_error';
+  return 'bad_request';
+}

@@ -1,0 +1,70 @@
+import { Agent, request } from 'undici';
+import { DaemonError, codeFor } from './errors.js';
+
+// One JSON request to a daemon, with a timeout, mapped to DaemonError.
+
+export interface HttpOptions {
+  method?: 'GET' | 'POST' | 'PUT';
+  body?: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE',
+  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
+
+function detailText(body: unknown, fallback: string): string {
+  if (body && typeof body === 'object' && 'detail' in body) {
+    const d = (body as { detail: unknown }).detail;
+    if (typeof d === 'string') return d;
+    if (Array.isArray(d)) return d.map((e) => (e && typeof e === 'object' && 'msg' in e ? `${JSON.stringify((e as { loc?: unknown }).loc)}: ${String((e as { msg: unknown }).msg)}` : JSON.stringify(e))).join('; ');
+  }
+  return fallback;
+}
+
+function networkError(err: unknown, url: string, timedOut: boolean): DaemonError {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  const cause = (err as { cause?: { code?: string } } | null)?.cause?.code ?? '';
+  if (timedOut) return new DaemonError('timeout', `robot daemon at ${url} did not answer in time`);
+  if (NETWORK_CODES.has(code) || NETWORK_CODES.has(cause) || err instanceof TypeError) {
+    return new DaemonError('unreachable', `robot daemon at ${url} is unreachable (${code || cause || (err as Error).message})`);
+  }
+  return new DaemonError('unreachable', `robot daemon at ${url}: ${(err as Error).message}`);
+}
+
+export async function daemonRequest<T>(agent: Agent, baseUrl: string, path: string, opts: HttpOptions): Promise<T> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res;
+  try {
+    res = await request(`${baseUrl}${path}`, {
+      dispatcher: agent,
+      method: opts.method ?? 'GET',
+      headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal,
+    });
+  } catch (err) {
+    // The caller's own abort is not a daemon failure: let it through as-is.
+    if (opts.signal?.aborted) throw err;
+    throw networkError(err, baseUrl, timeout.aborted);
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    throw networkError(err, baseUrl, timeout.aborted);
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    if (res.statusCode < 400) throw new DaemonError('bad_response', `robot daemon at ${baseUrl} sent non-JSON for ${path}`, { status: res.statusCode });
+  }
+  if (res.statusCode >= 400) {
+    const detail = detailText(parsed, text.slice(0, 200) || `HTTP ${res.statusCode}`);
+    throw new DaemonError(codeFor(res.statusCode, detail), `${opts.method ?? 'GET'} ${path}: ${detail}`, { status: res.statusCode, detail });
+  }
+  return parsed as T;
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+
+// File helpers for installs: clean staging copies (pip builds in-tree, so we
+// never build inside a user's folder), content hashes, atomic writes.
+
+const SKIP = new Set(['__pycache__', 'build', 'dist', '.git', '.venv', 'venv', 'node_modules', '.mypy_cache', '.pytest_cache']);
+
+function skipped(name: string): boolean {
+  return SKIP.has(name) || name.endsWith('.egg-info');
+}
+
+export async function stagingCopy(src: string, prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), `robotctl-${prefix}-`));
+  const dir = join(root, basename(src) || 'src');
+  await cp(src, dir, { recursive: true, filter: (s) => !skipped(basename(s)) || s === src });
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+async function listFiles(dir: string, root = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (skipped(e.name)) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(p, root)));
+    else if (e.isFile()) out.push(relative(root, p));
+  }
+  return out.sort();
+}
+
+export async function treeHash(dir: string): Promise<string> {
+  const h = createHash('sha256');
+  for (const f of await listFiles(dir)) {
+    h.update(f).update('\0').update(await readFile(join(dir, f))).update('\0');
+  }
+  return h.digest('hex');
+}
+
+/** Write then rename: a reader sees the old or the new content, never half. */
+export async function writeAtomic(path: string, content: string): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  await writeFile(tmp, content);
+  await rename(tmp, path);
+}
+
+export async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
+import type { AppInfo } from '../../../drivers/daemon/types.js';
+import { stagingCopy, treeHash, writeAtomic } from './files.js';
+import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
+import { runCommand } from './run.js';
+import { missingDependencies } from './deps.js';
+import { spaceIdFromUrl, type SpaceSource } from './space-source.js';
+import type { AppRecord, AppStore } from './store.js';
+import type { Venv } from './venv.js';
+
+// Installs never touch the working version until the new one is complete:
+// pip installs into a fresh version folder (`pip install --target`), then a
+// one-line .pth file in the venv's site-packages is switched by rename. A
+// failure or a kill at any point leaves the previous version on sys.path.
+
+export interface InstallDeps {
+  store: AppStore;
+  venv: () => Promise<Venv>;
+  /** The venv only if it exists already (remove/update never create one). */
+  existingVenv: () => Promise<Venv | null>;
+  spaces: () => SpaceSource;
+  signal: AbortSignal;
+}
+
+type Log = (line: string) => void;
+
+export function pthPath(venv: Venv, name: string): string {
+  return join(venv.sitePackages, `${PTH_PREFIX}${name}.pth`);
+}
+
+async function pipInstallVersion(deps: InstallDeps, name: string, src: string, versionId: string, log: Log): Promise<{ dir: string; entries: string[]; venv: Venv }> {
+  const venv = await deps.venv();
+  const root = deps.store.versionsDir(name);
+  await mkdir(root, { recursive: true });
+  await collectGarbage(deps, name);
+  const partial = join(root, `.partial-${versionId}`);
+  const args = ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--target', partial, src];
+  log(`Running command: ${venv.python} ${args.join(' ')}`);
+  try {
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal });
+    const entries = (await entryPointsIn(partial)).map((e) => e.name);
+    if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
+    const missing = await missingDependencies(partial, venv.sitePackages);
+    if (missing.length) log(`Warning: '${name}' depends on ${missing.join(', ')}, not installed (offline install without dependencies): the app may fail to start`);
+    const dir = join(root, versionId);
+    await rename(partial, dir);
+    return { dir, entries, venv };
+  } catch (err) {
+    await rm(partial, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Version folders other than the active one are leftovers of an interrupted install. */
+async function collectGarbage(deps: InstallDeps, name: string): Promise<void> {
+  const active = (await deps.store.record(name))?.version_dir;
+  const root = deps.store.versionsDir(name);
+  for (const d of existsSync(root) ? await readdir(root) : []) {
+    const p = join(root, d);
+    if (p !== active) await rm(p, { recursive: true, force: true });
+  }
+}
+
+async function activate(deps: InstallDeps, venv: Venv, record: AppRecord, log: Log): Promise<void> {
+  const previous = await deps.store.record(record.info.name);
+  await writeAtomic(pthPath(venv, record.info.name), `${record.version_dir}\n`);
+  await deps.store.saveRecord(record);
+  if (previous && previous.version_dir !== record.version_dir) await rm(previous.version_dir, { recursive: true, force: true });
+  log(`Successfully installed '${record.info.name}' in ${venv.dir}`);
+}
+
+function safeJoin(root: string, rel: string): string {
+  const p = resolve(root, normalize(rel));
+  if (!p.startsWith(root + sep)) throw new Error(`refusing Space file outside the app folder: ${rel}`);
+  return p;
+}
+
+export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Log): Promise<AppRecord> {
+  const url = info.url ?? '';
+  const repoId = spaceIdFromUrl(url);
+  log(`Downloading HuggingFace Space: ${repoId}`);
+  const spaces = deps.spaces();
+  const snap = await spaces.snapshot(repoId, deps.signal);
+  log(`Space found: ${snap.id} (private=${snap.private ? 'True' : 'False'})`);
+  log(`Downloading ${snap.files.length} files at revision ${snap.sha}`);
+  const stage = await emptyStaging(info.name);
+  try {
+    const queue = [...snap.files];
+    const worker = async (): Promise<void> => {
+      for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+        const dest = safeJoin(stage.dir, f);
+        const body = await spaces.download(repoId, f, snap.sha, deps.signal);
+        await mkdir(dirname(dest), { recursive: true });
+        await writeFile(dest, body);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    const v = await pipInstallVersion(deps, info.name, stage.dir, `${snap.sha.slice(0, 12)}-${Date.now()}`, log);
+    const record: AppRecord = {
+      info: { ...info, source_kind: 'hf_space', description: info.description ?? '', extra: info.extra ?? {} },
+      source_kind: 'hf_space', source: url, space_id: repoId, installed_sha: snap.sha,
+      installed_at: new Date().toISOString(), version_dir: v.dir, entry_points: v.entries,
+    };
+    await activate(deps, v.venv, record, log);
+    return record;
+  } finally {
+    await stage.cleanup();
+  }
+}
+
+async function emptyStaging(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'robotctl-space-'));
+  const dir = join(root, name);
+  await mkdir(dir);
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export async function installFromPath(deps: InstallDeps, info: AppInfo, log: Log): Promise<AppRecord> {
+  const raw = info.extra?.path;
+  if (typeof raw !== 'string' || !raw) throw new Error(`a local install needs extra.path (the app's folder)`);
+  const path = resolve(raw);
+  if (!existsSync(join(path, 'pyproject.toml'))) throw new Error(`no pyproject.toml in ${path}`);
+  log(`Installing from local path: ${path}`);
+  const hash = (await treeHash(path)).slice(0, 12);
+  const stage = await stagingCopy(path, 'local');
+  try {
+    const v = await pipInstallVersion(deps, info.name, stage.dir, `local-${hash}-${Date.now()}`, log);
+    const record: AppRecord = {
+      info: { ...info, source_kind: 'local', description: info.description ?? '', extra: info.extra ?? {} },
+      source_kind: 'local', source: path, space_id: null, installed_sha: `local-${hash}`,
+      installed_at: new Date().toISOString(), version_dir: v.dir, entry_points: v.entries,
+    };
+    await activate(deps, v.venv, record, log);
+    return record;
+  } finally {
+    await stage.cleanup();
+  }
+}

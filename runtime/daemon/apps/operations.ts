@@ -1,0 +1,89 @@
+import { rm } from 'node:fs/promises';
+import type { AppInfo, AppUpdateInfo } from '../../../drivers/daemon/types.js';
+import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
+import { runCommand } from './run.js';
+import type { AppStore } from './store.js';
+
+// The app operations behind the install/remove/update jobs and check-updates,
+// with the real daemon's log lines and error messages (spec §2).
+
+type Log = (line: string) => void;
+
+export interface OpsDeps extends InstallDeps {
+  store: AppStore;
+  /** The app is the current one and not finished (starting/running/stopping). */
+  isBusy: (name: string) => boolean;
+}
+
+export async function install(deps: OpsDeps, info: AppInfo, log: Log): Promise<void> {
+  try {
+    if (info.source_kind === 'local') await installFromPath(deps, info, log);
+    else await installFromSpace(deps, info, log);
+  } catch (err) {
+    log(`Failed to install app '${info.name}'`);
+    throw err;
+  }
+}
+
+export async function remove(deps: OpsDeps, name: string, log: Log): Promise<void> {
+  if (deps.isBusy(name)) throw new Error(`Cannot remove '${name}' while it is running. Please stop it first.`);
+  const venv = await deps.existingVenv();
+  const app = venv ? await deps.store.find(venv.sitePackages, name) : null;
+  if (!venv || !app) throw new Error(`App '${name}' is not installed`);
+  log(`Removing app '${name}'`);
+  if (app.record) {
+    // The .pth goes first: from then on the app is gone even if the rest is interrupted.
+    await rm(pthPath(venv, app.record.info.name), { force: true });
+    await deps.store.dropRecord(app.record.info.name);
+    await rm(deps.store.versionsDir(app.record.info.name), { recursive: true, force: true });
+  } else {
+    const args = ['-m', 'pip', 'uninstall', '-y', app.entry.dist];
+    log(`Running command: ${venv.python} ${args.join(' ')}`);
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal });
+  }
+  log(`Successfully uninstalled '${name}'`);
+}
+
+export async function update(deps: OpsDeps, name: string, log: Log): Promise<void> {
+  const venv = await deps.existingVenv();
+  const app = venv ? await deps.store.find(venv.sitePackages, name) : null;
+  if (!app) throw new Error(`App '${name}' is not installed`);
+  const record = app.record;
+  if (!record || record.source_kind !== 'hf_space' || !record.space_id) throw new Error(`App '${name}' was not installed from HuggingFace - cannot update`);
+  if (deps.isBusy(record.info.name) || deps.isBusy(app.entry.name)) throw new Error(`Cannot update '${name}' while it is running. Please stop it first.`);
+  const latest = await deps.spaces().snapshot(record.space_id, deps.signal);
+  if (latest.sha === record.installed_sha) {
+    log(`App '${name}' is already up to date (${latest.sha})`);
+    return;
+  }
+  log(`Updating '${name}' from ${record.installed_sha ?? 'unknown'} to ${latest.sha}`);
+  await install(deps, { ...record.info, url: record.source }, log);
+}
+
+export interface UpdatesResponse {
+  apps_with_updates: (AppUpdateInfo & { last_modified: string | null })[];
+  apps_checked: number;
+  apps_skipped: number;
+}
+
+export async function checkUpdates(deps: OpsDeps): Promise<UpdatesResponse> {
+  const records = await deps.store.records();
+  const out: UpdatesResponse = { apps_with_updates: [], apps_checked: 0, apps_skipped: 0 };
+  for (const r of records) {
+    if (r.source_kind !== 'hf_space' || !r.space_id) {
+      out.apps_skipped++;
+      continue;
+    }
+    try {
+      const snap = await deps.spaces().snapshot(r.space_id, deps.signal);
+      out.apps_checked++;
+      out.apps_with_updates.push({
+        app_name: r.info.name, space_id: r.space_id, installed_sha: r.installed_sha, latest_sha: snap.sha,
+        update_available: snap.sha !== r.installed_sha, last_modified: snap.lastModified,
+      });
+    } catch {
+      out.apps_skipped++;
+    }
+  }
+  return out;
+}

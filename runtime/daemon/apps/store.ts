@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppInfo } from '../../../drivers/daemon/types.js';
+import { readJson, writeAtomic } from './files.js';
+import { scanEntryPoints, type EntryPoint } from './entry-points.js';
+
+// What the daemon keeps in --apps-dir besides the venv: one metadata file
+// per installed app (its AppInfo, source, installed sha, when), and the
+// startup app. Every write is atomic.
+
+export interface AppRecord {
+  /** The AppInfo given at install time; info.name is the app's name (the Space name). */
+  info: AppInfo;
+  source_kind: 'hf_space' | 'local';
+  /** Space URL or local path. */
+  source: string;
+  space_id: string | null;
+  installed_sha: string | null;
+  installed_at: string;
+  /** The version folder our .pth points at. */
+  version_dir: string;
+  /** Entry-point names this install registered. */
+  entry_points: string[];
+}
+
+/** An installed app: its name, the entry point that runs it, its record if we installed it. */
+export interface InstalledApp {
+  name: string;
+  entry: EntryPoint;
+  record: AppRecord | null;
+}
+
+export class AppStore {
+  constructor(readonly appsDir: string) {}
+
+  private metaDir(): string {
+    return join(this.appsDir, 'meta');
+  }
+
+  versionsDir(name: string): string {
+    return join(this.appsDir, 'apps', name);
+  }
+
+  async record(name: string): Promise<AppRecord | null> {
+    return (await readJson(join(this.metaDir(), `${name}.json`))) as AppRecord | null;
+  }
+
+  async records(): Promise<AppRecord[]> {
+    if (!existsSync(this.metaDir())) return [];
+    const files = (await readdir(this.metaDir())).filter((f) => f.endsWith('.json'));
+    const all = await Promise.all(files.map((f) => readJson(join(this.metaDir(), f))));
+    return all.filter((r): r is AppRecord => r !== null && typeof r === 'object' && 'info' in r);
+  }
+
+  async saveRecord(r: AppRecord): Promise<void> {
+    await mkdir(this.metaDir(), { recursive: true });
+    await writeAtomic(join(this.metaDir(), `${r.info.name}.json`), `${JSON.stringify(r, null, 2)}\n`);
+  }
+
+  async dropRecord(name: string): Promise<void> {
+    await rm(join(this.metaDir(), `${name}.json`), { force: true });
+  }
+
+  async startupApp(): Promise<string | null> {
+    const v = (await readJson(join(this.appsDir, 'startup-app.json'))) as { startup_app?: unknown } | null;
+    return typeof v?.startup_app === 'string' ? v.startup_app : null;
+  }
+
+  async setStartupApp(name: string | null): Promise<void> {
+    await mkdir(this.appsDir, { recursive: true });
+    await writeAtomic(join(this.appsDir, 'startup-app.json'), `${JSON.stringify({ startup_app: name })}\n`);
+  }
+
+  async robotName(): Promise<string | null> {
+    const v = (await readJson(join(this.appsDir, 'robot-name.json'))) as { name?: unknown } | null;
+    return typeof v?.name === 'string' ? v.name : null;
+  }
+
+  async setRobotName(name: string): Promise<void> {
+    await mkdir(this.appsDir, { recursive: true });
+    await writeAtomic(join(this.appsDir, 'robot-name.json'), `${JSON.stringify({ name })}\n`);
+  }
+
+  /**
+   * Entry points joined with our records: an app installed from Space
+   * `alice/hello` whose entry point is `hello_app` is listed as `hello` and
+   * also found by `hello_app` (issue #717).
+   */
+  async installed(sitePackages: string | null): Promise<InstalledApp[]> {
+    if (!sitePackages) return [];
+    const [eps, records] = await Promise.all([scanEntryPoints(sitePackages), this.records()]);
+    const out: InstalledApp[] = [];
+    for (const entry of eps) {
+      const record = records.find((r) => entry.location === r.version_dir && r.entry_points.includes(entry.name)) ?? null;
+      out.push({ name: record && record.entry_points.length === 1 ? record.info.name : entry.name, entry, record });
+    }
+    return out;
+  }
+
+  async find(sitePackages: string | null, name: string): Promise<InstalledApp | null> {
+    const all = await this.installed(sitePackages);
+    return all.find((a) => a.name === name) ?? all.find((a) => a.entry.name === name) ?? null;
+  }
+}
+
+export function toAppInfo(a: InstalledApp): AppInfo {
+  const r = a.record;
+  return {
+    name: a.name,
+    source_kind: 'installed',
+    description: r?.info.description ?? '',
+    url: r?.source_kind === 'hf_space' ? r.source : null,
+    extra: {
+      ...(r?.info.extra ?? {}),
+      entry_point: a.entry.name,
+      module: a.entry.module,
+      installed_from: r?.source_kind ?? null,
+      space_id: r?.space_id ?? null,
+      installed_sha: r?.installed_sha ?? null,
+      installed_at: r?.installed_at ?? null,
+      ...(r?.source_kind === 'local' ? { path: r.source } : {}),
+    },
+  };
+}

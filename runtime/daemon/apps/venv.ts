@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packagePath } from '../../../lib/paths.js';
+import { readJson, stagingCopy, treeHash, writeAtomic } from './files.js';
+import { runCommand } from './run.js';
+
+// The apps' one virtual environment, <appsDir>/venv. Creating one costs
+// seconds (python -m venv, then wheel and the SDK), so a finished template
+// keyed by the interpreter and the SDK's content hash is kept in os.tmpdir()
+// and copied (~50 ms); pip is always run as `python -m pip`, so the copied
+// scripts' shebangs never matter.
+
+export interface Venv {
+  dir: string;
+  python: string;
+  sitePackages: string;
+}
+
+const WHEELS_DIR = '/usr/share/python-wheels';
+const MARKER = '.robotctl-venv.json';
+const pending = new Map<string, Promise<Venv>>();
+
+export function venvDir(appsDir: string): string {
+  return join(appsDir, 'venv');
+}
+
+export function sdkDir(): string {
+  return packagePath('sdk', 'python');
+}
+
+async function sdkHash(): Promise<string> {
+  return existsSync(join(sdkDir(), 'pyproject.toml')) ? (await treeHash(sdkDir())).slice(0, 16) : 'nosdk';
+}
+
+async function wheelFile(): Promise<string> {
+  const names = existsSync(WHEELS_DIR) ? await readdir(WHEELS_DIR) : [];
+  const w = names.filter((n) => /^wheel-.*\.whl$/.test(n)).sort().pop();
+  if (!w) throw new Error(`the Python 'wheel' package is missing (no ${WHEELS_DIR}/wheel-*.whl): install Debian's python3-wheel-whl`);
+  return join(WHEELS_DIR, w);
+}
+
+async function sitePackagesOf(dir: string): Promise<string> {
+  const lib = join(dir, 'lib');
+  const py = (await readdir(lib)).find((n) => n.startsWith('python'));
+  if (!py) throw new Error(`no lib/python* in ${dir}`);
+  return join(lib, py, 'site-packages');
+}
+
+async function installSdk(python: string, log: (l: string) => void): Promise<void> {
+  if (!existsSync(join(sdkDir(), 'pyproject.toml'))) return;
+  const stage = await stagingCopy(sdkDir(), 'sdk');
+  try {
+    await runCommand(python, ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--force-reinstall', stage.dir], { onLine: log });
+  } finally {
+    await stage.cleanup();
+  }
+}
+
+async function buildTemplate(basePython: string, sdk: string, log: (l: string) => void): Promise<string> {
+  const [exe = basePython, version = ''] = await runCommand(basePython, ['-c', 'import sys; print(sys.executable); print(sys.version)']);
+  const key = createHash('sha256').update(`${exe}\n${version}\n${sdk}`).digest('hex').slice(0, 16);
+  const template = join(tmpdir(), `robotctl-apps-venv-${key}`);
+  if (existsSync(join(template, MARKER))) return template;
+  const building = `${template}.build-${process.pid}-${Date.now()}`;
+  log(`Creating the apps virtual environment with ${basePython} -m venv`);
+  try {
+    await runCommand(basePython, ['-m', 'venv', building]);
+  } catch (err) {
+    await rm(building, { recursive: true, force: true });
+    throw new Error(`${basePython} -m venv failed (is python3-venv installed?): ${(err as Error).message}`);
+  }
+  const python = join(building, 'bin', 'python');
+  await runCommand(python, ['-m', 'pip', 'install', '--no-index', await wheelFile()], { onLine: log });
+  await installSdk(python, log);
+  await writeAtomic(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
+  // Another process may have won the race: then its template is as good as ours.
+  await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
+  await pruneTemplates(template);
+  return template;
+}
+
+/** Templates of older SDKs or interpreters, and aborted builds, unused for a day. */
+async function pruneTemplates(keep: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+    const p = join(tmpdir(), name);
+    if (!name.startsWith('robotctl-apps-venv-') || p === keep) continue;
+    const st = await stat(p).catch(() => null);
+    if (st && st.mtimeMs < dayAgo) await rm(p, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function create(appsDir: string, basePython: string, log: (l: string) => void): Promise<Venv> {
+  const dir = venvDir(appsDir);
+  const sdk = await sdkHash();
+  if (!existsSync(join(dir, MARKER))) {
+    const template = await buildTemplate(basePython, sdk, log);
+    await mkdir(appsDir, { recursive: true });
+    const tmp = `${dir}.tmp-${process.pid}`;
+    await rm(tmp, { recursive: true, force: true });
+    await cp(template, tmp, { recursive: true, verbatimSymlinks: true });
+    await rm(dir, { recursive: true, force: true });
+    await rename(tmp, dir);
+  }
+  const python = join(dir, 'bin', 'python');
+  const marker = (await readJson(join(dir, MARKER))) as { sdk?: string } | null;
+  if (marker?.sdk !== sdk) {
+    log('Updating the app SDK in the apps virtual environment');
+    await installSdk(python, log);
+    await writeAtomic(join(dir, MARKER), JSON.stringify({ ...marker, sdk }));
+  }
+  return { dir, python, sitePackages: await sitePackagesOf(dir) };
+}
+
+/** The apps venv, created on first use; concurrent callers share one creation. */
+export function ensureVenv(appsDir: string, basePython: string, log: (l: string) => void = () => {}): Promise<Venv> {
+  const key = venvDir(appsDir);
+  let p = pending.get(key);
+  if (!p) {
+    p = create(appsDir, basePython, log).finally(() => pending.delete(key));
+    pending.set(key, p);
+  }
+  return p;
+}
+
+/** The venv if it already exists (listing never creates one). */
+export async function existingVenv(appsDir: string): Promise<Venv | null> {
+  const dir = venvDir(appsDir);
+  if (!existsSync(join(dir, MARKER))) return null;
+  return { dir, python: join(dir, 'bin', 'python'), sitePackages: await sitePackagesOf(dir) };
+}

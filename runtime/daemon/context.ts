@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { DaemonState } from '../../drivers/daemon/types.js';
+import { JobRegistry } from './jobs.js';
+import { SimRobot } from './sim/robot.js';
+import { AppStore, type InstalledApp } from './apps/store.js';
+import { AppManager } from './apps/manager.js';
+import { ensureVenv, existingVenv, type Venv } from './apps/venv.js';
+import type { OpsDeps } from './apps/operations.js';
+import { hubSpaceSource } from './apps/hub.js';
+import { createHubClient } from '../../drivers/hub/client.js';
+import type { HubClient } from '../../drivers/hub/types.js';
+
+// Everything a route needs, built once per daemon.
+
+export interface DaemonOptions {
+  host?: string;
+  port?: number;
+  sim?: boolean;
+  robotName?: string;
+  appsDir: string;
+  hubEndpoint?: string;
+  hubToken?: string | null;
+  stopTimeoutMs?: number;
+  startupApp?: string | null;
+  python?: string;
+  log?: (line: string) => void;
+  /** The environment apps inherit (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DaemonContext {
+  opts: DaemonOptions;
+  robot: SimRobot;
+  jobs: JobRegistry;
+  store: AppStore;
+  apps: AppManager;
+  ops: OpsDeps;
+  state: DaemonState;
+  robotName: string;
+  /** Where apps reach the daemon; set once listening. */
+  url: string;
+  stats: { requests: number; writes: number };
+  abort: AbortController;
+  log: (line: string) => void;
+  installed(): Promise<InstalledApp[]>;
+  /** Close the hub client if one was made. */
+  closeHub(): Promise<void>;
+  /** Install/remove/update jobs run one after the other. */
+  serial<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export function createContext(opts: DaemonOptions): DaemonContext {
+  const log = opts.log ?? (() => {});
+  const python = opts.python ?? 'python3';
+  const store = new AppStore(opts.appsDir);
+  const robot = new SimRobot();
+  const abort = new AbortController();
+  let venvReady: Venv | null = null;
+  const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log));
+  const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
+  const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
+  let chain: Promise<unknown> = Promise.resolve();
+  let hub: HubClient | null = null;
+  const hubClient = (): HubClient => (hub ??= createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' }));
+  const ctx: DaemonContext = {
+    opts, robot, store, abort, log,
+    jobs: new JobRegistry(),
+    state: 'running',
+    robotName: opts.robotName ?? 'reachy_mini',
+    url: `http://127.0.0.1:${opts.port ?? 8000}`,
+    stats: { requests: 0, writes: 0 },
+    apps: new AppManager({
+      robot, log, cwd: opts.appsDir,
+      stopTimeoutMs: opts.stopTimeoutMs ?? 20_000,
+      env: () => ({ ...(opts.env ?? process.env), ROBOT_DAEMON_URL: ctx.url }),
+      resolve: async (name) => {
+        const app = await store.find(await sitePackages(), name);
+        return app ? { app, python: (await venv()).python } : null;
+      },
+    }),
+    ops: {
+      store, venv, existingVenv: existing, signal: abort.signal,
+      spaces: () => hubSpaceSource(hubClient()),
+      isBusy: (name) => ctx.apps.isBusy(name),
+    },
+    installed: async () => store.installed(await sitePackages()),
+    closeHub: async () => { await hub?.close(); hub = null; },
+    serial: <T>(work: () => Promise<T>): Promise<T> => {
+      const next = chain.then(work, work);
+      chain = next.catch(() => {});
+      return next;
+    },
+  };
+  return ctx;
+}
+
+export function defaultAppsDir(home: string, env: NodeJS.ProcessEnv): string {
+  return env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'robotctl', 'apps') : join(home, '.local', 'share', 'robotctl', 'apps');
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppInfo } from '../../../drivers/daemon/types.js';
+import type { DaemonContext } from '../context.js';
+import { Errors } from '../errors.js';
+import { toAppInfo } from '../apps/store.js';
+import { checkUpdates, install, remove, update } from '../apps/operations.js';
+import { appInfoSchema, seedInstallSchema, SOURCE_KINDS, startupAppSchema } from '../schemas.js';
+
+// Apps routes (spec §2): listing, install/remove/update jobs, lifecycle.
+
+const nameParam = { type: 'object', properties: { app_name: { type: 'string' } }, required: ['app_name'] } as const;
+
+function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => void) => Promise<void>): { job_id: string } {
+  const job = ctx.jobs.run(command, (log) => ctx.serial(() => work(log)), (l) => ctx.log(`[job ${command}] ${l}`));
+  return { job_id: job.id };
+}
+
+function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: string } {
+  if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
+  // Defaults inside anyOf are not applied by ajv: fill them here.
+  const full: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
+  return jobFor(ctx, 'install', (log) => install(ctx.ops, full, log));
+}
+
+export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
+  const installedInfos = async (): Promise<AppInfo[]> => (await ctx.installed()).map(toAppInfo);
+
+  app.get('/api/apps/list-available', async () => installedInfos());
+  // The seed's name for the installed list.
+  app.get('/api/apps/list', async () => installedInfos());
+  app.get<{ Params: { source_kind: string } }>('/api/apps/list-available/:source_kind', {
+    schema: { params: { type: 'object', properties: { source_kind: { type: 'string', enum: SOURCE_KINDS } } } },
+  }, async (req) => {
+    // No app store catalog offline: only installed apps are known.
+    return req.params.source_kind === 'installed' ? installedInfos() : [];
+  });
+
+  app.post<{ Body: AppInfo | { url: string } }>('/api/apps/install', {
+    schema: { body: { anyOf: [appInfoSchema, seedInstallSchema] } },
+  }, async (req) => {
+    const body = req.body;
+    if ('source_kind' in body) return startInstall(ctx, body);
+    const name = body.url.split('/').filter(Boolean).pop() ?? body.url;
+    return startInstall(ctx, { name, source_kind: 'hf_space', description: '', url: body.url, extra: {} });
+  });
+
+  app.post<{ Params: { app_name: string } }>('/api/apps/remove/:app_name', { schema: { params: nameParam } },
+    async (req) => jobFor(ctx, 'remove', (log) => remove(ctx.ops, req.params.app_name, log)));
+  app.post<{ Params: { app_name: string } }>('/api/apps/update/:app_name', { schema: { params: nameParam } },
+    async (req) => jobFor(ctx, 'update', (log) => update(ctx.ops, req.params.app_name, log)));
+  app.get('/api/apps/check-updates', async () => checkUpdates(ctx.ops));
+
+  app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name', { schema: { params: nameParam } },
+    async (req) => ctx.apps.start(req.params.app_name));
+  // Newer daemons' variant that never evicts a running app: ours never does.
+  app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name/no-evict', { schema: { params: nameParam } },
+    async (req) => ctx.apps.start(req.params.app_name));
+  app.post('/api/apps/restart-current-app', async () => ctx.apps.restart());
+  app.post('/api/apps/stop-current-app', async (_req, reply) => {
+    await ctx.apps.stop();
+    return reply.type('application/json').send('null');
+  });
+  app.get('/api/apps/current-app-status', async (_req, reply) => {
+    const s = ctx.apps.status();
+    return s ?? reply.type('application/json').send('null');
+  });
+  app.get('/api/apps/current-app-logs', async () => ({ logs: ctx.apps.logs }));
+
+  app.get('/api/apps/startup-app', async () => ({ startup_app: await ctx.store.startupApp() }));
+  app.put<{ Body: { startup_app?: string | null } }>('/api/apps/startup-app', { schema: { body: startupAppSchema } }, async (req) => {
+    const name = req.body.startup_app ?? null;
+    if (name !== null && !(await ctx.installed()).some((a) => a.name === name || a.entry.name === name)) throw Errors.notInstalled(name);
+    await ctx.store.setStartupApp(name);
+    return { startup_app: name };
+  });
+}

@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import { errorMessage } from '../../lib/errors.js';
+import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
+import { installErrorHandlers } from './errors.js';
+import { appsRoutes } from './routes/apps.js';
+import { jobRoutes } from './routes/jobs.js';
+import { daemonRoutes } from './routes/daemon.js';
+import { moveRoutes } from './routes/move.js';
+import { stateRoutes } from './routes/state.js';
+import { dashboardRoutes } from './dashboard-route.js';
+
+// The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
+// around a simulated robot. buildDaemon() makes the app (tests inject into
+// it); startDaemon() also listens and starts the startup app.
+
+export type { DaemonOptions } from './context.js';
+
+export interface RunningDaemon {
+  url: string;
+  close(): Promise<void>;
+  stats(): { requests: number; writes: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    daemon: DaemonContext;
+  }
+}
+
+/** The fastify app, not listening. The robot loop runs from ready to close. */
+export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance> {
+  const ctx = createContext(opts);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  app.decorate('daemon', ctx);
+  await app.register(websocket);
+  installErrorHandlers(app);
+  app.addHook('onRequest', async (req) => {
+    ctx.stats.requests++;
+    if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;
+  });
+  app.addHook('onReady', async () => {
+    ctx.robotName = (await ctx.store.robotName()) ?? ctx.robotName;
+    ctx.robot.start();
+  });
+  app.addHook('preClose', async () => {
+    ctx.abort.abort();
+    await ctx.apps.shutdown();
+  });
+  app.addHook('onClose', async () => {
+    ctx.robot.stop();
+    await Promise.race([ctx.jobs.drain(), new Promise((r) => setTimeout(r, 5000).unref())]);
+    await ctx.closeHub();
+  });
+  appsRoutes(app, ctx);
+  jobRoutes(app, ctx);
+  daemonRoutes(app, ctx);
+  moveRoutes(app, ctx);
+  stateRoutes(app, ctx);
+  dashboardRoutes(app);
+  return app;
+}
+
+async function startStartupApp(ctx: DaemonContext): Promise<void> {
+  const name = ctx.opts.startupApp !== undefined ? ctx.opts.startupApp : await ctx.store.startupApp();
+  if (!name) return;
+  try {
+    await ctx.apps.start(name);
+    ctx.log(`Started startup app '${name}'`);
+  } catch (err) {
+    ctx.log(`Could not start the startup app '${name}': ${errorMessage(err)}`);
+  }
+}
+
+export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
+  const app = await buildDaemon(opts);
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ host, port: opts.port ?? 8000 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 8000;
+  const ctx = app.daemon;
+  // Apps always reach the daemon over loopback, even when it binds 0.0.0.0.
+  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  ctx.url = `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
+  await startStartupApp(ctx);
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () => (closing ??= app.close()),
+    stats: () => ({ ...ctx.stats }),
+  };
+}

@@ -1,0 +1,85 @@
+import { performance } from 'node:perf_hooks';
+
+// A fixed-rate loop on setTimeout that schedules each tick against the ideal
+// timeline (not "now + period"), so timer lateness does not accumulate, and
+// records the measured periods to report jitter.
+
+export interface LoopStats {
+  frequency_hz: number;
+  samples: number;
+  period_mean_ms: number;
+  period_p50_ms: number;
+  period_p99_ms: number;
+  jitter_p99_ms: number;
+  jitter_max_ms: number;
+}
+
+const RING = 2000;
+
+export class FixedRateLoop {
+  private timer: NodeJS.Timeout | null = null;
+  private next = 0;
+  private last = 0;
+  private readonly periods = new Float64Array(RING);
+  private count = 0;
+
+  constructor(private readonly hz: number, private readonly tick: (nowMs: number) => void) {}
+
+  get periodMs(): number {
+    return 1000 / this.hz;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.last = 0;
+    this.next = performance.now();
+    this.schedule();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  private schedule(): void {
+    const delay = Math.max(0, this.next - performance.now());
+    this.timer = setTimeout(() => this.run(), Math.floor(delay));
+  }
+
+  private run(): void {
+    const now = performance.now();
+    if (this.last > 0) this.periods[this.count++ % RING] = now - this.last;
+    this.last = now;
+    this.tick(now);
+    this.next += this.periodMs;
+    // After a long stall (debugger, suspended laptop) restart the timeline
+    // instead of firing a burst of catch-up ticks.
+    if (now - this.next > 50 * this.periodMs) this.next = now + this.periodMs;
+    if (this.timer) this.schedule();
+  }
+
+  resetStats(): void {
+    this.count = 0;
+  }
+
+  stats(): LoopStats {
+    const n = Math.min(this.count, RING);
+    const p = Array.from(this.periods.subarray(0, n)).sort((a, b) => a - b);
+    const j = p.map((v) => Math.abs(v - this.periodMs)).sort((a, b) => a - b);
+    const pick = (arr: number[], q: number): number => arr[Math.min(arr.length - 1, Math.floor(q * arr.length))] ?? 0;
+    const round = (v: number): number => Math.round(v * 1000) / 1000;
+    return {
+      frequency_hz: this.hz,
+      samples: n,
+      period_mean_ms: round(n ? p.reduce((a, b) => a + b, 0) / n : 0),
+      period_p50_ms: round(pick(p, 0.5)),
+      period_p99_ms: round(pick(p, 0.99)),
+      jitter_p99_ms: round(pick(j, 0.99)),
+      jitter_max_ms: round(j[j.length - 1] ?? 0),
+    };
+  }
+}

@@ -1,0 +1,79 @@
+// Fleet page entry: polls the agent's /status and redraws the sections that
+// changed (unchanged sections keep their DOM, so keyboard focus stays put).
+import { renderHeader, renderRobots, renderHub, renderRun, renderDeliveries } from './render.js';
+
+const POLL_MS = 1500;
+const SUPPORTED_MAJOR = '1';
+const last = new Map();
+let paused = false;
+let timer = null;
+let lastState = null;
+
+function section(key, value, render) {
+  const json = JSON.stringify(value ?? null);
+  if (last.get(key) === json) return;
+  last.set(key, json);
+  render(value);
+}
+
+function announce(text) {
+  document.getElementById('announce').textContent = text;
+}
+
+function setConnection(state, text) {
+  const el = document.getElementById('connection');
+  el.dataset.state = state;
+  el.textContent = text;
+}
+
+function show(status) {
+  const state = renderHeader(status);
+  section('robots', status.robots, () => renderRobots(status));
+  section('hub', status.hub, renderHub);
+  section('run', status.lastRun, renderRun);
+  section('deliveries', status.deliveries, renderDeliveries);
+  const updated = document.getElementById('updated');
+  updated.textContent = new Date().toLocaleTimeString();
+  updated.setAttribute('datetime', status.generatedAt ?? new Date().toISOString());
+  if (state !== lastState) {
+    const drifted = status.robots.filter((r) => !r.converged).map((r) => r.name);
+    if (lastState !== null || state !== 'converged') {
+      announce(state === 'drift' ? `Drift detected${drifted.length ? ` on ${drifted.join(', ')}` : ''}` : document.getElementById('fleet-state').textContent);
+    }
+    lastState = state;
+  }
+}
+
+async function load() {
+  try {
+    const res = await fetch('/status', { headers: { accept: 'application/json' }, cache: 'no-store' });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const status = await res.json();
+    const major = String(status.format_version ?? '').split('.')[0];
+    if (major !== SUPPORTED_MAJOR) {
+      setConnection('failed', `unsupported status format ${status.format_version ?? '(none)'}: this page reads ${SUPPORTED_MAJOR}.x`);
+      return;
+    }
+    show(status);
+    if (paused) setConnection('paused', 'paused'); else setConnection('ok', 'live');
+  } catch (err) {
+    setConnection('failed', `agent unreachable (${err instanceof Error ? err.message : String(err)}); retrying`);
+  }
+}
+
+function schedule() {
+  clearTimeout(timer);
+  if (!paused) timer = setTimeout(async () => { await load(); schedule(); }, POLL_MS);
+}
+
+document.getElementById('pause').addEventListener('click', (ev) => {
+  paused = !paused;
+  const btn = ev.currentTarget;
+  btn.setAttribute('aria-pressed', String(paused));
+  btn.textContent = paused ? 'Resume updates' : 'Pause updates';
+  if (paused) setConnection('paused', 'paused');
+  else load().then(schedule);
+});
+document.getElementById('refresh').addEventListener('click', () => { load(); });
+
+load().then(schedule);

@@ -1,0 +1,47 @@
+import { readdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteHandler } from '../receiver/types.js';
+import { packagePath } from '../../lib/paths.js';
+import { readStatic, sendStatic } from './static-files.js';
+
+// The fleet page's files, served by the agent through the receiver's route().
+// The page is at `/` and its assets under `/fleet/`; it polls `/status`.
+
+/** Folder holding index.html, app.js, style.css… of the fleet page. */
+export const fleetPageRoot: string = packagePath('runtime', 'fleet', 'page');
+
+/** URL prefix of the page's assets. */
+export const FLEET_ASSET_PREFIX = '/fleet/';
+
+function notFound(res: ServerResponse): void {
+  const body = JSON.stringify({ error: 'not_found', message: 'Not Found' });
+  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/**
+ * A route handler serving the fleet page: `/` and `/index.html` give the page,
+ * `/fleet/<file>` its assets. Mount it for each path with `mountFleetPage`.
+ */
+export function fleetPageHandler(root: string = fleetPageRoot): RouteHandler {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const rel = path === '/' || path === '/index.html' ? 'index.html'
+      : path.startsWith(FLEET_ASSET_PREFIX) ? path.slice(FLEET_ASSET_PREFIX.length) : null;
+    const file = rel === null ? null : await readStatic(root, rel);
+    if (!file) return notFound(res);
+    sendStatic(res, file, req.method);
+  };
+}
+
+/** Paths to register: `/` and one `/fleet/<file>` per file of the page (the receiver routes exact paths). */
+export function fleetPagePaths(root: string = fleetPageRoot): string[] {
+  const files = readdirSync(root, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort();
+  return ['/', ...files.map((f) => `${FLEET_ASSET_PREFIX}${f}`)];
+}
+
+/** Register the fleet page on anything with the receiver's `route(method, path, handler)`. */
+export function mountFleetPage(target: { route(method: 'GET', path: string, handler: RouteHandler): void }, root: string = fleetPageRoot): void {
+  const handler = fleetPageHandler(root);
+  for (const path of fleetPagePaths(root)) target.route('GET', path, handler);
+}

@@ -1,0 +1,27 @@
+import t from 'tap';
+import { buildDaemon } from '../../runtime/daemon/server.js';
+
+// The daemon serves the dashboard page at `/` and its files under /dashboard/.
+t.test('the daemon serves the dashboard and its assets', async (t) => {
+  const app = await buildDaemon({ sim: true, appsDir: t.testdir() });
+  t.teardown(() => app.close());
+  const page = await app.inject({ method: 'GET', url: '/' });
+  t.equal(page.statusCode, 200);
+  t.match(page.body, /<script type="module" src="\/dashboard\/app.js">/);
+  const assets = ['app.js', 'api.js', 'pose.js', 'robot-view.js', 'state-stream.js', 'apps-panel.js', 'current-app.js', 'job-log.js', 'messages.js', 'style.css'];
+  for (const file of assets) {
+    const res = await app.inject({ method: 'GET', url: `/dashboard/${file}` });
+    t.equal(res.statusCode, 200, file);
+    t.match(res.headers['content-type'], file.endsWith('.css') ? /^text\/css/ : /^text\/javascript/, file);
+  }
+  // Every module the page imports is one the daemon serves.
+  for (const file of assets.filter((f) => f.endsWith('.js'))) {
+    const body = (await app.inject({ method: 'GET', url: `/dashboard/${file}` })).body;
+    for (const m of body.matchAll(/from '\.\/([\w-]+\.js)'/g)) t.ok(assets.includes(m[1] ?? ''), `${file} imports ${m[1]}`);
+  }
+  for (const bad of ['/dashboard/nope.js', '/dashboard/../server.js', '/dashboard/%2e%2e/errors.ts', '/dashboard/']) {
+    const res = await app.inject({ method: 'GET', url: bad });
+    t.equal(res.statusCode, 404, bad);
+    t.same(res.json(), { detail: 'Not Found' }, bad);
+  }
+});

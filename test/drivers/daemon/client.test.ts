@@ -1,0 +1,72 @@
+import t from 'tap';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDaemonClient } from '../../../drivers/daemon/client.js';
+import { DaemonError } from '../../../drivers/daemon/errors.js';
+import { startDaemon, type RunningDaemon } from '../../../runtime/daemon/server.js';
+
+// The daemon driver's error mapping and waits, against the bundled daemon
+// (and, for network conditions, a socket that never answers).
+
+let d: RunningDaemon;
+t.before(async () => { d = await startDaemon({ appsDir: t.testdir(), sim: true, port: 0 }); });
+t.teardown(() => d.close());
+
+t.test('status and typed errors from the real messages', async (t) => {
+  const c = createDaemonClient({ baseUrl: `${d.url}/` });
+  t.teardown(() => c.close());
+  t.equal(c.baseUrl, d.url, 'trailing slash dropped');
+  t.match(await c.daemonStatus(), { type: 'daemon_status', state: 'running', robot_name: 'reachy_mini' });
+  t.same(await c.listInstalled(), []);
+  t.equal(await c.currentAppStatus(), null);
+  await t.rejects(c.startApp('ghost'), { name: 'DaemonError', code: 'app_not_found', status: 404, detail: "No entry point found for app 'ghost'", transient: false });
+  await t.rejects(c.stopCurrentApp(), { code: 'no_app_running', status: 400, detail: 'No app is currently running' });
+  await t.rejects(c.restartCurrentApp(), { code: 'no_app_running' });
+  await t.rejects(c.install({ name: 'x', source_kind: 'installed', description: '', url: null, extra: {} }), { code: 'bad_request', detail: "source_kind 'installed' is not installable via the API" });
+  await t.rejects(c.remove('ghost'), { code: 'job_failed', logs: ["Job 'remove' failed with error: App 'ghost' is not installed"] });
+  t.same(await c.checkUpdates(), []);
+});
+
+t.test('a local install with a missing path fails with the job logs', async (t) => {
+  const c = createDaemonClient({ baseUrl: d.url });
+  t.teardown(() => c.close());
+  const err = await c.install({ name: 'nowhere', source_kind: 'local', description: '', url: null, extra: { path: '/nonexistent/app' } }).then(() => null, (e: unknown) => e);
+  t.ok(err instanceof DaemonError);
+  t.match(err, { code: 'job_failed', logs: ["Failed to install app 'nowhere'", "Job 'install' failed with error: no pyproject.toml in /nonexistent/app"] });
+  t.match((err as Error).message, /^install failed: Job 'install' failed with error: no pyproject.toml/);
+});
+
+t.test('waitUntilRunning follows a daemon restart', async (t) => {
+  const c = createDaemonClient({ baseUrl: d.url });
+  t.teardown(() => c.close());
+  const r = await fetch(`${d.url}/api/daemon/restart?goto_sleep=true`, { method: 'POST' });
+  t.equal(r.status, 200);
+  t.not((await c.daemonStatus()).state, 'running', 'stopping while it goes to sleep');
+  const st = await c.waitUntilRunning(10_000);
+  t.equal(st.state, 'running');
+});
+
+t.test('unreachable and silent daemons are typed transient errors', async (t) => {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((r) => closed.close(r));
+  const gone = createDaemonClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+  t.teardown(() => gone.close());
+  await t.rejects(gone.daemonStatus(), { code: 'unreachable', transient: true });
+  await t.rejects(gone.waitUntilRunning(600), { code: 'timeout' });
+
+  const sockets = new Set<import('node:net').Socket>();
+  const silent: Server = createServer(() => { /* never answers */ });
+  silent.on('connection', (s) => sockets.add(s));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  t.teardown(() => { for (const s of sockets) s.destroy(); return new Promise((r) => silent.close(r)); });
+  const slow = createDaemonClient({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 300 });
+  t.teardown(() => slow.close());
+  await t.rejects(slow.currentAppStatus(), { code: 'timeout', transient: true });
+  const ac = new AbortController();
+  const p = slow.listInstalled(ac.signal);
+  ac.abort();
+  const err = await p.then(() => null, (e: unknown) => e);
+  t.notOk(err instanceof DaemonError, 'the caller abort passes through as-is');
+});
