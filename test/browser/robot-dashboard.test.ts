@@ -91,14 +91,11 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
 
   // The ⚙ link to the app's own UI, when the daemon knows its custom_app_url.
   const custom = await customAppUrl(daemon.url, 'hello_app');
+  t.equal(custom, 'http://0.0.0.0:8042', 'the daemon reports the custom_app_url hello_app declares');
   const gear = page.locator('#current-settings');
-  if (custom) {
-    t.equal(await gear.isVisible(), true, 'settings icon shown');
-    t.equal(await gear.getAttribute('href'), new URL(custom.replace('0.0.0.0', '127.0.0.1')).href);
-    t.equal(await gear.getAttribute('aria-label'), 'Open the settings of hello_app');
-  } else {
-    t.equal(await gear.isVisible(), false, 'no settings icon: the daemon does not report custom_app_url');
-  }
+  t.equal(await gear.isVisible(), true, 'settings icon shown');
+  t.equal(await gear.getAttribute('href'), new URL((custom ?? '').replace('0.0.0.0', '127.0.0.1')).href);
+  t.equal(await gear.getAttribute('aria-label'), 'Open the settings of hello_app');
 
   // A refusal in the daemon's own words, in the aria-live region.
   await page.locator('button[aria-label="Start hello_app"]').click();

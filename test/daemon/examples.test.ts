@@ -31,7 +31,10 @@ async function state(): Promise<{ antennas_position: number[]; head_pose: { yaw:
 }
 
 t.test('hello_app moves the robot through the SDK and stops cleanly', async (t) => {
-  t.same((await client.listInstalled()).map((a) => a.name).sort(), ['crash_app', 'hello_app', 'stubborn_app']);
+  const installed = await client.listInstalled();
+  t.same(installed.map((a) => a.name).sort(), ['crash_app', 'hello_app', 'stubborn_app']);
+  // Read from the installed main.py for the dashboard's settings icon.
+  t.equal(installed.find((a) => a.name === 'hello_app')?.extra.custom_app_url, 'http://0.0.0.0:8042');
   await client.startApp('hello_app');
   await until(async () => Math.abs((await state()).head_pose.yaw) > 0.01, 10_000, 'head moves');
   const t0 = Date.now();

@@ -7,6 +7,7 @@ import { stagingCopy, treeHash, writeAtomic } from './files.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { runCommand } from './run.js';
 import { missingDependencies } from './deps.js';
+import { customAppUrl } from './custom-url.js';
 import { spaceIdFromUrl, type SpaceSource } from './space-source.js';
 import type { AppRecord, AppStore } from './store.js';
 import type { Venv } from './venv.js';
@@ -66,6 +67,7 @@ async function collectGarbage(deps: InstallDeps, name: string): Promise<void> {
 
 async function activate(deps: InstallDeps, venv: Venv, record: AppRecord, log: Log): Promise<void> {
   const previous = await deps.store.record(record.info.name);
+  record.custom_app_url = await customAppUrl(record.version_dir);
   await writeAtomic(pthPath(venv, record.info.name), `${record.version_dir}\n`);
   await deps.store.saveRecord(record);
   if (previous && previous.version_dir !== record.version_dir) await rm(previous.version_dir, { recursive: true, force: true });

@@ -22,6 +22,8 @@ export interface AppRecord {
   version_dir: string;
   /** Entry-point names this install registered. */
   entry_points: string[];
+  /** The app's own web UI (class attribute custom_app_url), for the dashboard's settings icon. */
+  custom_app_url?: string | null;
 }
 
 /** An installed app: its name, the entry point that runs it, its record if we installed it. */
@@ -119,6 +121,7 @@ export function toAppInfo(a: InstalledApp): AppInfo {
       space_id: r?.space_id ?? null,
       installed_sha: r?.installed_sha ?? null,
       installed_at: r?.installed_at ?? null,
+      custom_app_url: r?.custom_app_url ?? null,
       ...(r?.source_kind === 'local' ? { path: r.source } : {}),
     },
   };
