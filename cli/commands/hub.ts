@@ -1,7 +1,63 @@
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { errorMessage, UsageError, UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl hub` is not built yet');
+// `robotctl hub`: the embedded hub on its own. The first line printed is
+// `listening on http://HOST:PORT` so scripts can read the port.
+
+interface HubCliOpts { host: string; port: string; data?: string; user: string[]; token: string[]; jobCommand?: string; quietDeliveries?: boolean }
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+function users(o: HubCliOpts): { name: string; token: string }[] {
+  if (o.user.length !== o.token.length) throw new UsageError('give one --token per --user (in the same order)');
+  return o.user.map((name, i) => ({ name, token: o.token[i] ?? '' }));
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => { process.off('SIGINT', on); process.off('SIGTERM', on); resolve(sig); };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('hub', io)
+    .description('Run the embedded hub: webhook API, repos, discussions, real deliveries.')
+    .option('--host <host>', 'Interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'Port (0 = any free port)', '0')
+    .option('--data <dir>', 'Keep everything in this folder (default: memory only)')
+    .option('--user <name>', 'A user, repeatable; pair each with --token', collect, [])
+    .option('--token <token>', 'The token of the --user at the same position', collect, [])
+    .option('--job-command <cmd>', 'Shell command run for job webhooks, with WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_SECRET')
+    .option('--quiet-deliveries', 'Do not log deliveries and job runs to stderr')
+    .addHelpText('after', `\nWithout --user, one user '${DEFAULT_HUB_USER.name}' exists with the token '${DEFAULT_HUB_USER.token}'.\nThe data folder holds webhook secrets in clear (the hub returns them to their owner): it is written 0600.\nEmulator-only route: GET /api/settings/webhooks/{id}/activity (delivery attempts and job runs).\n`);
+  let code = 0;
+  cmd.action(async (o: HubCliOpts) => {
+    const port = Number(o.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got '${o.port}'`);
+    const list = users(o);
+    const hub = await startHub({
+      host: o.host, port, dataDir: o.data ?? null, users: list, jobCommand: o.jobCommand ?? null,
+      log: o.quietDeliveries ? () => {} : (line) => io.err(`${line}\n`),
+    }).catch((err: unknown) => {
+      throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}`);
+    });
+    io.out(`listening on ${hub.url}\n`);
+    if (list.length === 0) {
+      // The token is printed only because it is the documented default, never one the user chose.
+      io.out(`user '${DEFAULT_HUB_USER.name}', token '${DEFAULT_HUB_USER.token}' (pass --user NAME --token TOKEN to choose)\n`);
+    } else {
+      io.out(`users: ${list.map((u) => u.name).join(', ')}\n`);
+    }
+    if (o.data) io.out(`data: ${o.data}\n`);
+    const sig = await waitForSignal();
+    io.err(`${sig}: closing\n`);
+    await hub.close();
+    code = 0;
+  });
+  await parse(cmd, args);
+  return code;
 }

@@ -1,0 +1,47 @@
+// Errors from the hub: carry the hub's own message and whether a retry may
+// help. The message is built from status, method, URL and the hub's text only,
+// and is scrubbed of the token in case a server echoes it.
+
+export class HubError extends Error {
+  /** HTTP status, or null when no answer came (reset, timeout, refused). */
+  readonly status: number | null;
+  /** The hub's explanation (X-Error-Message or body error), if any. */
+  readonly hubMessage: string | null;
+  /** Transient: 429, 5xx, reset, timeout. */
+  readonly retriable: boolean;
+  /** X-Error-Code (RepoNotFound, EntryNotFound…) when the hub sends one. */
+  readonly code: string | null;
+
+  constructor(message: string, opts: { status: number | null; hubMessage?: string | null; retriable: boolean; code?: string | null }) {
+    super(message);
+    this.name = 'HubError';
+    this.status = opts.status;
+    this.hubMessage = opts.hubMessage ?? null;
+    this.retriable = opts.retriable;
+    this.code = opts.code ?? null;
+  }
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof HubError && err.status === 404;
+}
+
+/** The hub's message from X-Error-Message and/or the body (error, error_description, errors[].message). */
+export function hubMessageOf(header: string | null, body: string): string | null {
+  const parts: string[] = [];
+  if (header) parts.push(header);
+  let parsed: unknown = null;
+  try { parsed = JSON.parse(body); } catch { /* not JSON */ }
+  if (parsed && typeof parsed === 'object') {
+    const o = parsed as Record<string, unknown>;
+    const add = (v: unknown) => { if (typeof v === 'string' && v && !parts.includes(v)) parts.push(v); };
+    if (Array.isArray(o.error)) o.error.forEach(add); else add(o.error);
+    add(o.error_description);
+    if (Array.isArray(o.errors)) for (const e of o.errors) add((e as { message?: unknown } | null)?.message);
+  }
+  return parts.length > 0 ? parts.join('\n') : null;
+}
+
+export function scrub(text: string, token: string | null): string {
+  return token ? text.split(token).join('***') : text;
+}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { Agent, type Dispatcher } from 'undici';
+import { packagePath } from '../../lib/paths.js';
+import { HubError, hubMessageOf, scrub } from './errors.js';
+import { backoffMs, errorCode, isNotSent, isTransientNetwork, retryAfterMs, type RetryPolicy } from './retry.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Path under the endpoint, starting with `/`, already URL-encoded. */
+  path: string;
+  json?: unknown;
+  body?: string | Buffer;
+  contentType?: string;
+  /** Safe to repeat after an unknown outcome (reset, timeout, 5xx). */
+  idempotent: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface HttpOptions {
+  endpoint: string;
+  token: string | null;
+  userAgent?: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+export function defaultUserAgent(): string {
+  try {
+    return `robotctl/${(JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version}`;
+  } catch {
+    return 'robotctl';
+  }
+}
+
+function header(res: { headers: HttpResponse['headers'] }, name: string): string | null {
+  const v = res.headers[name];
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
+  const t = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason as Error); }, { once: true });
+});
+
+/**
+ * The driver's only door to the network: keep-alive connections, auth and
+ * user-agent headers, retries (429 with Retry-After for every call; 5xx,
+ * resets and timeouts only for idempotent calls), errors as HubError.
+ */
+export class HubHttp {
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly userAgent: string;
+
+  constructor(private readonly opts: HttpOptions) {
+    const u = new URL(opts.endpoint);
+    this.origin = u.origin;
+    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.userAgent = opts.userAgent ?? defaultUserAgent();
+  }
+
+  url(path: string): string {
+    return `${this.origin}${this.basePath}${path}`;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const { retry } = this.opts;
+    for (let attempt = 0; ; attempt++) {
+      let res: HttpResponse;
+      try {
+        res = await this.once(req, this.origin, `${this.basePath}${req.path}`, true);
+      } catch (err) {
+        if (req.signal?.aborted) throw err;
+        const transient = isTransientNetwork(err);
+        const mayRetry = (transient && req.idempotent) || isNotSent(err);
+        if (mayRetry && attempt < retry.maxRetries) { await sleep(backoffMs(retry, attempt), req.signal); continue; }
+        throw this.networkError(req, err, transient);
+      }
+      if (res.status < 400) return res;
+      const error = this.httpError(req, res);
+      if (attempt < retry.maxRetries && (res.status === 429 || (res.status >= 500 && req.idempotent))) {
+        // 429 means "not processed", so even a create may be sent again.
+        const wait = res.status === 429 ? (retryAfterMs(header(res, 'retry-after')) ?? backoffMs(retry, attempt)) : backoffMs(retry, attempt);
+        await sleep(Math.min(wait, retry.maxDelayMs), req.signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  /** GET following redirects (the hub redirects large files to a CDN); auth only to the hub's origin. */
+  async download(path: string, signal?: AbortSignal): Promise<HttpResponse> {
+    let res = await this.send({ method: 'GET', path, idempotent: true, signal });
+    for (let hops = 0; res.status >= 300 && res.status < 400 && hops < 5; hops++) {
+      const location = header(res, 'location');
+      if (!location) break;
+      const next = new URL(location, this.url(path));
+      res = await this.once({ method: 'GET', path: '', idempotent: true, signal }, next.origin, `${next.pathname}${next.search}`, next.origin === this.origin);
+      if (res.status >= 400) throw this.httpError({ method: 'GET', path, idempotent: true }, res);
+    }
+    return res;
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async once(req: HttpRequest, origin: string, path: string, withAuth: boolean): Promise<HttpResponse> {
+    const headers: Record<string, string> = { 'user-agent': this.userAgent };
+    if (withAuth && this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+    let body: string | Buffer | undefined = req.body;
+    if (req.json !== undefined) { body = JSON.stringify(req.json); headers['content-type'] = 'application/json'; }
+    else if (body !== undefined) headers['content-type'] = req.contentType ?? 'application/octet-stream';
+    const res = await this.agent.request({
+      origin, path, method: req.method as Dispatcher.HttpMethod, headers, body, signal: req.signal,
+      headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs,
+    });
+    const buf = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: res.headers, body: buf };
+  }
+
+  private httpError(req: HttpRequest, res: HttpResponse): HubError {
+    const hubMessage = hubMessageOf(header(res, 'x-error-message'), res.body.toString('utf8'));
+    const text = `${res.status} ${reason(res.status)} (${req.method} ${this.url(req.path)})${hubMessage ? `: ${hubMessage}` : ''}`;
+    return new HubError(scrub(text, this.opts.token), {
+      status: res.status, hubMessage: hubMessage ? scrub(hubMessage, this.opts.token) : null,
+      retriable: res.status === 429 || res.status >= 500, code: header(res, 'x-error-code'),
+    });
+  }
+
+  private networkError(req: HttpRequest, err: unknown, transient: boolean): HubError {
+    const code = errorCode(err);
+    const detail = code ?? (err instanceof Error ? err.message : String(err));
+    return new HubError(scrub(`${req.method} ${this.url(req.path)} failed: ${detail}`, this.opts.token), { status: null, retriable: transient });
+  }
+}
+
+function reason(status: number): string {
+  const names: Record<number, string> = {
+    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+    412: 'Precondition Failed', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+    500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  };
+  return names[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+}

@@ -1,0 +1,69 @@
+// The embedded hub's one error registry. Every error answers
+// `{"error": message}` with the same text in the `X-Error-Message` header
+// (what huggingface_hub's hf_raise_for_status reads), and `X-Error-Code` where
+// the official client maps a code to a typed exception.
+//
+// code                      status  when
+// HUB_ERR_AUTH_MISSING       401    no Authorization: Bearer header on a route that needs one
+// HUB_ERR_AUTH_INVALID       401    the token matches no user
+// HUB_ERR_FORBIDDEN          403    the user may not act on this namespace or repo
+// HUB_ERR_BAD_REQUEST        400    invalid body or parameter; the message says which
+// HUB_ERR_WEBHOOK_NOT_FOUND  404    unknown webhook id (or another user's)
+// HUB_ERR_REPO_NOT_FOUND     404    unknown repo, or private to someone else (X-Error-Code: RepoNotFound)
+// HUB_ERR_REVISION_NOT_FOUND 404    unknown revision (X-Error-Code: RevisionNotFound)
+// HUB_ERR_ENTRY_NOT_FOUND    404    unknown file in a revision (X-Error-Code: EntryNotFound)
+// HUB_ERR_DISCUSSION_NOT_FOUND 404  unknown discussion number
+// HUB_ERR_REPO_EXISTS        409    create of a repo that exists
+// HUB_ERR_NOT_FOUND          404    no such route
+
+export type HubErrorCode =
+  | 'HUB_ERR_AUTH_MISSING'
+  | 'HUB_ERR_AUTH_INVALID'
+  | 'HUB_ERR_FORBIDDEN'
+  | 'HUB_ERR_BAD_REQUEST'
+  | 'HUB_ERR_WEBHOOK_NOT_FOUND'
+  | 'HUB_ERR_REPO_NOT_FOUND'
+  | 'HUB_ERR_REVISION_NOT_FOUND'
+  | 'HUB_ERR_ENTRY_NOT_FOUND'
+  | 'HUB_ERR_DISCUSSION_NOT_FOUND'
+  | 'HUB_ERR_REPO_EXISTS'
+  | 'HUB_ERR_NOT_FOUND';
+
+const STATUS: Record<HubErrorCode, number> = {
+  HUB_ERR_AUTH_MISSING: 401,
+  HUB_ERR_AUTH_INVALID: 401,
+  HUB_ERR_FORBIDDEN: 403,
+  HUB_ERR_BAD_REQUEST: 400,
+  HUB_ERR_WEBHOOK_NOT_FOUND: 404,
+  HUB_ERR_REPO_NOT_FOUND: 404,
+  HUB_ERR_REVISION_NOT_FOUND: 404,
+  HUB_ERR_ENTRY_NOT_FOUND: 404,
+  HUB_ERR_DISCUSSION_NOT_FOUND: 404,
+  HUB_ERR_REPO_EXISTS: 409,
+  HUB_ERR_NOT_FOUND: 404,
+};
+
+/** Names the official client understands in X-Error-Code. */
+const CLIENT_CODE: Partial<Record<HubErrorCode, string>> = {
+  HUB_ERR_REPO_NOT_FOUND: 'RepoNotFound',
+  HUB_ERR_REVISION_NOT_FOUND: 'RevisionNotFound',
+  HUB_ERR_ENTRY_NOT_FOUND: 'EntryNotFound',
+};
+
+export class HubApiError extends Error {
+  readonly statusCode: number;
+  readonly clientCode: string | null;
+  constructor(readonly code: HubErrorCode, message: string) {
+    super(message);
+    this.name = 'HubApiError';
+    this.statusCode = STATUS[code];
+    this.clientCode = CLIENT_CODE[code] ?? null;
+  }
+}
+
+export const badRequest = (message: string): HubApiError => new HubApiError('HUB_ERR_BAD_REQUEST', message);
+
+/** Header values must be latin-1 without control characters. */
+export function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+}

@@ -1,0 +1,118 @@
+import type { WatchedItem, WebhookDomain } from '../../schema/types.js';
+import type { RepoType } from '../../drivers/hub/types.js';
+
+// The embedded hub's stored records. One file (hub.json) holds them all;
+// file contents live apart as content-addressed blobs.
+
+export const HUB_DATA_VERSION = 1;
+
+export interface HubUser {
+  name: string;
+  /** Stable 24-hex id derived from the name, so it survives restarts. */
+  id: string;
+  token: string;
+}
+
+export interface StoredWebhook {
+  id: string;
+  owner: string;
+  url: string | null;
+  jobSourceId: string | null;
+  watched: WatchedItem[];
+  domains: WebhookDomain[];
+  /** Returned in clear to its owner, like the real hub. */
+  secret: string | null;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredCommit {
+  oid: string;
+  parent: string | null;
+  summary: string;
+  description: string;
+  author: string;
+  date: string;
+  /** path → blob oid */
+  tree: Record<string, string>;
+}
+
+export interface StoredComment {
+  id: string;
+  author: string;
+  content: string;
+  hidden: boolean;
+  createdAt: string;
+}
+
+export type DiscussionStatus = 'open' | 'closed' | 'merged' | 'draft';
+
+export interface StoredDiscussion {
+  id: string;
+  num: number;
+  title: string;
+  author: string;
+  isPullRequest: boolean;
+  status: DiscussionStatus;
+  createdAt: string;
+  comments: StoredComment[];
+}
+
+export interface StoredRepo {
+  objectId: string;
+  type: RepoType;
+  /** owner/name */
+  repoId: string;
+  creator: string;
+  private: boolean;
+  sdk: string | null;
+  createdAt: string;
+  lastModified: string;
+  /** Oldest first; the last one is the head of main. */
+  commits: StoredCommit[];
+  discussions: StoredDiscussion[];
+}
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'skipped' | 'job';
+
+/** One delivery attempt, as shown by the emulator-only activity route. */
+export interface DeliveryAttempt {
+  eventId: string;
+  webhookId: string;
+  attempt: number;
+  at: string;
+  scope: string;
+  action: string;
+  outcome: AttemptOutcome;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  payload: unknown;
+}
+
+export interface JobRun {
+  id: string;
+  webhookId: string;
+  owner: string;
+  at: string;
+  /** WEBHOOK_* variables; WEBHOOK_SECRET is recorded masked. */
+  env: Record<string, string>;
+  command: string | null;
+  exitCode: number | null;
+  error: string | null;
+}
+
+export interface HubData {
+  format_version: typeof HUB_DATA_VERSION;
+  webhooks: StoredWebhook[];
+  repos: StoredRepo[];
+  activity: Record<string, DeliveryAttempt[]>;
+  /** Trigger times (ms) per webhook within the last 24 h, for the rate limit. */
+  triggers: Record<string, number[]>;
+  jobRuns: JobRun[];
+}
+
+export function emptyData(): HubData {
+  return { format_version: HUB_DATA_VERSION, webhooks: [], repos: [], activity: {}, triggers: {}, jobRuns: [] };
+}
