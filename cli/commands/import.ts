@@ -1,7 +1,63 @@
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { UsageError, UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { isNotFound } from '../../drivers/hub/errors.js';
+import { acquireLock } from '../../state/lock.js';
+import { readState, writeState } from '../../state/file.js';
+import { nextState } from '../../state/next.js';
+import { openSession, parseDuration } from './reconcile/session.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl import` is not built yet');
+interface Options { file: string; state?: string; token?: string; lockTimeout: string }
+
+// A hash no spec can have: the next plan compares the webhook field by field
+// and updates it to match robot.yaml (nothing is assumed about it).
+const IMPORTED = 'imported';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('import', io)
+    .description('Adopt an existing hub webhook into the state: import webhooks.NAME ID')
+    .argument('<address>', 'webhooks.NAME, a webhook declared in robot.yaml')
+    .argument('<id>', 'the hub id of the existing webhook')
+    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
+    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
+    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
+    .option('--lock-timeout <duration>', 'how long to wait for another robotctl holding the state lock', '30s')
+    .addHelpText('after', '\nThe next `robotctl plan` then shows what it takes to make the webhook match the file.\n');
+  await parse(cmd, args);
+  const [address = '', id = ''] = cmd.args;
+  const o = cmd.opts<Options>();
+  const m = /^webhooks\.(.+)$/.exec(address);
+  if (!m) throw new UsageError(`cannot import '${address}': only webhooks can be imported, as webhooks.NAME`);
+  const name = m[1] as string;
+  const session = await openSession(io, o);
+  try {
+    if (!(name in session.config.webhooks)) {
+      throw new UserError(`webhooks.${name} is not declared in ${o.file}: add it under webhooks: first, then import`);
+    }
+    const lock = await acquireLock(session.statePath, { timeoutMs: parseDuration(o.lockTimeout, '--lock-timeout'), operation: 'import' });
+    try {
+      const state = await readState(session.statePath);
+      checkOwnership(state.webhooks, name, id);
+      const hook = await session.hub.getWebhook(id).catch((err: unknown) => {
+        if (isNotFound(err)) throw new UserError(`there is no webhook ${id} on ${session.hub.endpoint} (or it belongs to another account)`);
+        throw err;
+      });
+      const next = nextState(state, { type: 'adopt', address, name, id: hook.id, specHash: IMPORTED, reason: 'imported' });
+      await writeState(session.statePath, next);
+    } finally {
+      await lock.release();
+    }
+    io.out(`Imported webhook ${id} as webhooks.${name}.\nRun \`robotctl plan -f ${o.file}\` to see what it takes to match the file.\n`);
+    return 0;
+  } finally {
+    await session.close();
+  }
+}
+
+function checkOwnership(owned: Record<string, { id: string }>, name: string, id: string): void {
+  const current = owned[name];
+  if (current?.id === id) throw new UserError(`webhook ${id} is already imported as webhooks.${name}`);
+  if (current) throw new UserError(`webhooks.${name} already owns webhook ${current.id}; remove it from the state (delete the webhook or rename it in the file) before importing another`);
+  const other = Object.entries(owned).find(([, w]) => w.id === id);
+  if (other) throw new UserError(`webhook ${id} is already owned by webhooks.${other[0]}`);
 }

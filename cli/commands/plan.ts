@@ -1,7 +1,57 @@
-import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { useColor, type Io } from '../../lib/io.js';
+import { UserError, errorMessage } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { plan } from '../../reconciler/plan.js';
+import { planToJson, renderPlan } from '../../reconciler/render.js';
+import type { Plan } from '../../reconciler/types.js';
+import { openSession } from './reconcile/session.js';
+import { blindness, collect } from './reconcile/common.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl plan` is not built yet');
+interface Options { file: string; out?: string; json?: boolean; target: string[]; state?: string; token?: string; allowEmpty?: boolean }
+
+const HELP_AFTER = `
+Observes the hub (one list call) and every robot, and prints what apply would do.
+--out saves the plan (JSON, format_version, no secret) for \`robotctl apply --plan\`.
+Exit codes: 0 no changes, 2 changes, 1 error (also when the hub or a robot could not be observed).
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('plan', io)
+    .description('Show what apply would change (exit 0 nothing, 2 changes)')
+    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
+    .option('--out <file>', 'save the plan to this file for `apply --plan`')
+    .option('--json', 'print the plan as JSON (format_version) instead of text')
+    .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
+    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
+    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
+    .option('--allow-empty', 'allow a plan that deletes everything the file owns')
+    .addHelpText('after', HELP_AFTER);
+  await parse(cmd, args);
+  const o = cmd.opts<Options>();
+  const session = await openSession(io, o);
+  try {
+    const observed = await session.observe();
+    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
+    if (o.out) await savePlan(resolve(io.cwd, o.out), p);
+    io.out(o.json ? planToJson(p) : renderPlan(p, { color: useColor(io) }));
+    if (o.out && !o.json) io.out(`\nSaved the plan to ${o.out}: apply it with \`robotctl apply -f ${o.file} --plan ${o.out}\`.\n`);
+    const blind = blindness(p);
+    if (blind) {
+      io.err(`Error: ${blind}\n`);
+      return 1;
+    }
+    return p.actions.length > 0 ? 2 : 0;
+  } finally {
+    await session.close();
+  }
+}
+
+async function savePlan(path: string, p: Plan): Promise<void> {
+  try {
+    await writeFile(path, planToJson(p), { mode: 0o600 });
+  } catch (err) {
+    throw new UserError(`cannot write the plan to ${path}: ${errorMessage(err)}`);
+  }
 }

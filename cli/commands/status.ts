@@ -1,7 +1,29 @@
-import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { useColor, type Io } from '../../lib/io.js';
+import { newCommand, parse } from '../command.js';
+import { plan } from '../../reconciler/plan.js';
+import { openSession } from './reconcile/session.js';
+import { renderStatus, statusDoc, statusJson } from '../views/status-view.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl status` is not built yet');
+interface Options { file: string; json?: boolean; state?: string; token?: string }
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('status', io)
+    .description('Table of webhooks, robots, installed and running apps')
+    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
+    .option('--json', 'print a JSON document (format_version) instead of tables')
+    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
+    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
+    .addHelpText('after', '\nExit codes: 0 shown (whatever the status), 1 error.\n');
+  await parse(cmd, args);
+  const o = cmd.opts<Options>();
+  const session = await openSession(io, o);
+  try {
+    const observed = await session.observe();
+    const p = plan(session.config, observed, session.state, { allowEmpty: true });
+    const doc = statusDoc(session.config, observed, session.state, p);
+    io.out(o.json ? statusJson(doc) : renderStatus(doc, useColor(io)));
+    return 0;
+  } finally {
+    await session.close();
+  }
 }

@@ -1,0 +1,67 @@
+// A fleet of 50 simulated robots (50 daemons in this process) switching
+// their active app, against the time one robot takes (target: within 3×).
+// Two quiet apps are installed once on a seed robot whose apps folder is
+// then copied to the others (installs are not what is measured). Build
+// first: it imports ../dist.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDaemon } from '../dist/runtime/daemon/server.js';
+import { main } from '../dist/cli/main.js';
+
+const ROBOTS = 50;
+const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-fleet-'));
+const daemons = [];
+
+function quietApp(name) {
+  const root = join(dir, name);
+  mkdirSync(join(root, name), { recursive: true });
+  writeFileSync(join(root, 'pyproject.toml'), `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`);
+  writeFileSync(join(root, name, '__init__.py'), '');
+  writeFileSync(join(root, name, 'main.py'), 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.1)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n');
+  return root;
+}
+
+function yaml(active, robots) {
+  const lines = ['version: 1', 'apps:', `  app_a: { path: ${join(dir, 'app_a')} }`, `  app_b: { path: ${join(dir, 'app_b')} }`, `active: ${active}`, 'robots:'];
+  robots.forEach((d, i) => lines.push(`  robot-${i}: { url: ${d.url} }`));
+  lines.push(`rollout: { parallelism: ${ROBOTS} }`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function apply(name, active, robots) {
+  writeFileSync(join(dir, `${name}.yaml`), yaml(active, robots));
+  let out = '';
+  const io = { out: (t) => { out += t; }, err: (t) => { out += t; }, isTTY: false, stdinIsTTY: false, cwd: dir, env: { NO_COLOR: '1', HF_HOME: join(dir, 'hf') } };
+  const started = performance.now();
+  const code = await main(['apply', '-f', `${name}.yaml`, '--yes', '--state', `${name}.state.json`], io);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`apply ${name} → ${active} failed (${code}):\n${out}`);
+  return ms;
+}
+
+try {
+  quietApp('app_a');
+  quietApp('app_b');
+  const seedDir = join(dir, 'seed');
+  const seed = await startDaemon({ appsDir: seedDir, sim: true, port: 0 });
+  const installMs = await apply('seed', 'app_a', [seed]);
+  await seed.close();
+  for (let i = 0; i < ROBOTS; i++) {
+    const appsDir = join(dir, `robot-${i}`);
+    cpSync(seedDir, appsDir, { recursive: true });
+    daemons.push(await startDaemon({ appsDir, sim: true, port: 0, startupApp: null, stopTimeoutMs: 5000 }));
+  }
+  const one = [daemons[0]];
+  await apply('one', 'app_a', one);
+  const oneMs = await apply('one', 'app_b', one);
+  await apply('fleet', 'app_a', daemons);
+  const fleetMs = await apply('fleet', 'app_b', daemons);
+  console.log(`seed robot install of 2 apps: ${installMs.toFixed(0)} ms`);
+  console.log(`switch active app, 1 robot: ${oneMs.toFixed(0)} ms`);
+  console.log(`switch active app, ${ROBOTS} robots: ${fleetMs.toFixed(0)} ms`);
+  console.log(`fleet / one robot: ${(fleetMs / oneMs).toFixed(2)} x (target within 3x)`);
+} finally {
+  for (const d of daemons) await d.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,91 @@
+import { resolve } from 'node:path';
+import type { Io } from '../../../lib/io.js';
+import { ExitError, UserError } from '../../../lib/errors.js';
+import { loadConfig } from '../../../schema/load.js';
+import { formatDiagnostic, type Config, type RobotSpec } from '../../../schema/types.js';
+import { createHubClient } from '../../../drivers/hub/client.js';
+import { resolveEndpoint } from '../../../drivers/hub/endpoint.js';
+import { resolveToken } from '../../../drivers/hub/token.js';
+import type { HubClient } from '../../../drivers/hub/types.js';
+import { createDaemonClient } from '../../../drivers/daemon/client.js';
+import type { DaemonClient } from '../../../drivers/daemon/types.js';
+import { readState, statePath } from '../../../state/file.js';
+import type { StateFile } from '../../../state/types.js';
+import { observe } from '../../../reconciler/observe.js';
+import type { Observation } from '../../../reconciler/types.js';
+
+// What every reconciling command starts from: the loaded file, its state,
+// a hub client (endpoint from HF_ENDPOINT / robot.yaml, token from --token /
+// HF_TOKEN / token file) and one daemon client per robot, closed together.
+
+export interface SessionOptions {
+  file: string;
+  token?: string;
+  state?: string;
+}
+
+export interface Session {
+  config: Config;
+  statePath: string;
+  state: StateFile;
+  hub: HubClient;
+  /** False when there is no webhook to look at (file and state) and no token: listing is skipped. */
+  listWebhooks: boolean;
+  daemon: (robot: RobotSpec) => DaemonClient;
+  observe(signal?: AbortSignal): Promise<Observation>;
+  close(): Promise<void>;
+}
+
+export function loadOrExit(file: string, io: Io): Config {
+  const result = loadConfig(file, io.env, { cwd: io.cwd });
+  if (result.ok) return result.config;
+  for (const d of result.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
+  io.err(`Error: ${file} is not valid (${result.diagnostics.length} problem${result.diagnostics.length === 1 ? '' : 's'}); fix it and run again.\n`);
+  throw new ExitError(1);
+}
+
+export async function openSession(io: Io, o: SessionOptions): Promise<Session> {
+  const config = loadOrExit(o.file, io);
+  const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
+  const state = await readState(path);
+  const token = resolveToken({ flag: o.token ?? null, env: io.env });
+  const needsHub = Object.keys(config.webhooks).length > 0 || Object.keys(state.webhooks).length > 0;
+  if (needsHub && !token) {
+    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
+  }
+  const hub = createHubClient({ endpoint: resolveEndpoint(io.env, config.hub.endpoint), token: token?.token ?? null });
+  const daemons = new Map<string, DaemonClient>();
+  const daemon = (robot: RobotSpec): DaemonClient => {
+    let c = daemons.get(robot.name);
+    if (!c) {
+      c = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000 });
+      daemons.set(robot.name, c);
+    }
+    return c;
+  };
+  const listWebhooks = needsHub || token !== null;
+  return {
+    config, statePath: path, state, hub, daemon, listWebhooks,
+    observe: (signal) => observe(config, { hub, daemon }, signal, { listWebhooks }),
+    close: async () => {
+      await Promise.allSettled([hub.close(), ...[...daemons.values()].map((d) => d.close())]);
+    },
+  };
+}
+
+/** `30s`, `2m`, `500ms`, `1h` or a bare number of seconds. */
+export function parseDuration(text: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  if (!m) throw new UserError(`${flag}: expected a duration such as 30s, 2m or 500ms, got '${text}'`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  return Math.round(n * factor);
+}
+
+/** Every robot name the file declares, and the unreachable ones' errors. */
+export function unreachableReasons(obs: Observation): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, r] of Object.entries(obs.robots)) if (!r.reachable) out[name] = r.error;
+  return out;
+}

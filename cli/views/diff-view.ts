@@ -1,0 +1,49 @@
+import type { Action, Plan } from '../../reconciler/types.js';
+import { palette } from './format.js';
+
+// `robotctl diff`: each drifted resource once, with why. Text or JSON.
+
+export const DIFF_FORMAT_VERSION = '1.0';
+
+export interface Drifted {
+  address: string;
+  actions: { type: Action['type']; reason: string; changes?: { field: string; before: unknown; after: unknown }[] }[];
+}
+
+export function driftedResources(p: Plan): Drifted[] {
+  const by = new Map<string, Drifted>();
+  for (const a of p.actions) {
+    const entry = by.get(a.address) ?? { address: a.address, actions: [] };
+    entry.actions.push({ type: a.type, reason: a.reason, ...(a.type === 'update' ? { changes: a.changes } : {}) });
+    by.set(a.address, entry);
+  }
+  return [...by.values()];
+}
+
+export function renderDiff(p: Plan, color: boolean): string {
+  const c = palette(color);
+  const drifted = driftedResources(p);
+  const lines: string[] = [];
+  if (drifted.length === 0) lines.push(c.ok('No drift: the hub and robots match robot.yaml.'));
+  else {
+    lines.push(c.warn(`Drift detected in ${drifted.length} resource${drifted.length === 1 ? '' : 's'}:`));
+    for (const d of drifted) lines.push(`  ${d.address}: ${d.actions.map((a) => `${a.type} (${a.reason})`).join(', ')}`);
+  }
+  if (p.unmanaged.webhooks.length + p.unmanaged.apps.length > 0) {
+    lines.push('', `Not managed by this file (left alone): ${p.unmanaged.webhooks.length} webhook(s), ${p.unmanaged.apps.length} app(s).`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function diffJson(p: Plan): string {
+  const drifted = driftedResources(p);
+  return `${JSON.stringify({
+    format_version: DIFF_FORMAT_VERSION,
+    drift: drifted.length > 0,
+    complete: p.hubError === null && p.unreachable.length === 0,
+    resources: drifted,
+    unmanaged: p.unmanaged,
+    unreachable: p.unreachable,
+    hub_error: p.hubError,
+  }, null, 2)}\n`;
+}

@@ -1,0 +1,53 @@
+import { ansi } from '../../lib/io.js';
+import type { Action } from '../../reconciler/types.js';
+
+// Small text helpers shared by the reconciling commands' human views.
+
+export type Paint = (s: string) => string;
+
+export interface Palette {
+  ok: Paint;
+  bad: Paint;
+  warn: Paint;
+  dim: Paint;
+  bold: Paint;
+}
+
+export function palette(color: boolean): Palette {
+  const id: Paint = (s) => s;
+  return color
+    ? { ok: ansi.green, bad: ansi.red, warn: ansi.yellow, dim: ansi.gray, bold: ansi.bold }
+    : { ok: id, bad: id, warn: id, dim: id, bold: id };
+}
+
+/** 120ms, 2.1s, 1m05s */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** Columns padded to the widest cell (colour codes excluded from widths). */
+export function table(headers: string[], rows: string[][]): string {
+  const visible = (s: string): number => s.replace(/\x1b\[[0-9;]*m/g, '').length;
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visible(r[i] ?? ''))));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visible(c)))).join('  ').trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+const PAST: Record<Action['type'], string> = {
+  create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
+  install: 'install', update_app: 'update', remove: 'remove', start: 'start', stop: 'stop',
+};
+
+/** Where an action happens, as the progress lines name it: `webhooks.NAME` or `robots.NAME`. */
+export function unitAddress(a: Action): string {
+  return 'robot' in a ? `robots.${a.robot}` : a.address;
+}
+
+/** `created` for webhooks, `install hello_app` for robots. */
+export function actionText(a: Action): string {
+  return 'robot' in a ? `${PAST[a.type]} ${a.app}` : PAST[a.type];
+}

@@ -1,0 +1,65 @@
+import type { Io } from '../../lib/io.js';
+import { useColor } from '../../lib/io.js';
+import type { ApplyEvent } from '../../reconciler/apply.js';
+import { actionText, duration, palette, unitAddress, type Palette } from './format.js';
+
+// Outcomes as they happen. Not on a terminal: one line per outcome, for
+// logs and CI. On a terminal: the same lines for what finished, plus one
+// status line, rewritten in place, for what is running.
+
+export interface Progress {
+  onEvent(e: ApplyEvent): void;
+  /** Clear the status line before anything else is printed. */
+  finish(): void;
+}
+
+export function actionLine(e: ApplyEvent, p: Palette): string | null {
+  switch (e.type) {
+    case 'action.done': {
+      const a = e.action;
+      const detail = e.performed.detail ? ` ${e.performed.detail}` : '';
+      const verb = 'robot' in a ? `${actionText(a)} ${p.ok('ok')}` : p.ok(actionText(a));
+      return `${unitAddress(a)}: ${verb}${detail} ${p.dim(duration(e.ms))}`;
+    }
+    case 'action.failed':
+      return `${unitAddress(e.action)}: ${actionText(e.action)} ${p.bad('FAILED')} ${p.dim(duration(e.ms))}: ${e.error}`;
+    case 'action.retrying':
+      return `${unitAddress(e.action)}: ${actionText(e.action)} ${p.warn('retrying')} in ${duration(e.delayMs)} (attempt ${e.attempt}): ${e.error}`;
+    case 'action.resolving':
+      return `${unitAddress(e.action)}: ${actionText(e.action)}: another app is running, stopping it first`;
+    case 'rollout.halted':
+      return p.bad(`Rollout stopped: ${e.halt.failures} robot(s) failed, rollout.max_failures allows ${e.halt.limit}; robots not started yet are skipped.`);
+    default:
+      return null;
+  }
+}
+
+export function createProgress(io: Io, total: number): Progress {
+  const p = palette(useColor(io));
+  if (!io.isTTY) {
+    return {
+      onEvent: (e) => { const line = actionLine(e, p); if (line) io.out(`${line}\n`); },
+      finish: () => {},
+    };
+  }
+  const running = new Map<string, string>();
+  let finished = 0;
+  let shown = false;
+  const status = (): void => {
+    const now = [...running.values()];
+    const text = `[${finished}/${total}] ${now.length === 0 ? '' : `${now.slice(0, 3).join(', ')}${now.length > 3 ? ` +${now.length - 3}` : ''}…`}`;
+    io.out(`\r\x1b[K${p.dim(text)}`);
+    shown = true;
+  };
+  const clear = (): void => { if (shown) io.out('\r\x1b[K'); shown = false; };
+  return {
+    onEvent: (e) => {
+      if (e.type === 'action.started') running.set(e.unit, `${unitAddress(e.action)} ${actionText(e.action)}`);
+      if (e.type === 'action.done' || e.type === 'action.failed') { running.delete(e.unit); finished += 1; }
+      const line = actionLine(e, p);
+      if (line) { clear(); io.out(`${line}\n`); }
+      status();
+    },
+    finish: clear,
+  };
+}

@@ -1,0 +1,78 @@
+import type { Config, RobotSpec } from '../schema/types.js';
+import type { HubClient } from '../drivers/hub/types.js';
+import type { DaemonClient } from '../drivers/daemon/types.js';
+import type { StateFile } from '../state/types.js';
+import type { Plan } from './types.js';
+import type { ApplyReport, Reasons } from './report.js';
+import { performAction, stopQuietly } from './execute/perform.js';
+import { executePlan, type FleetEvent } from './execute/fleet.js';
+import type { UnitEmitted } from './execute/machine.js';
+import { StateRecorder } from './execute/recorder.js';
+import { TerminalError } from './execute/errors.js';
+
+export { exitCodeOf } from './report.js';
+
+// apply(plan, config, deps, signal, onEvent): the effectful half of the
+// reconciler. Executes the plan through the drivers, records every success
+// in the state file as it happens, and reports each outcome through onEvent.
+// `signal` is the polite stop (Ctrl-C): nothing new starts, in-flight
+// actions finish and are recorded. `deps.hard` aborts in-flight work too.
+
+export interface ApplyDeps {
+  hub: HubClient | null;
+  daemon: (robot: RobotSpec) => DaemonClient;
+  /** Where the state lives; null keeps it in memory (nothing written). */
+  statePath: string | null;
+  state: StateFile;
+  /** Robots at once (default: rollout.parallelism). */
+  parallelism?: number;
+  /** Attempts per action, first included (default 3). */
+  maxAttempts?: number;
+  /** First retry delay, doubled each time (default 500 ms). */
+  backoffMs?: number;
+  /** How long a started app must stay up to count as started (default 1.5 s). */
+  startSettleMs?: number;
+  /** Why unreachable robots could not be observed (for the report). */
+  reasons?: Reasons;
+  hard?: AbortSignal;
+}
+
+export type ApplyEvent = UnitEmitted | FleetEvent;
+
+export interface ApplyResult {
+  report: ApplyReport;
+  state: StateFile;
+}
+
+export async function apply(
+  plan: Plan,
+  config: Config,
+  deps: ApplyDeps,
+  signal: AbortSignal,
+  onEvent: (e: ApplyEvent) => void = () => {},
+): Promise<ApplyResult> {
+  const recorder = new StateRecorder(deps.statePath, deps.state);
+  const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? 1500 };
+  const report = await executePlan(plan, {
+    robots: Object.keys(config.robots),
+    rollout: config.rollout,
+    parallelism: deps.parallelism ?? config.rollout.parallelism,
+    maxAttempts: deps.maxAttempts ?? 3,
+    backoffMs: deps.backoffMs ?? 500,
+    stop: signal,
+    ...(deps.hard ? { hard: deps.hard } : {}),
+    ...(deps.reasons ? { reasons: deps.reasons } : {}),
+    onEvent,
+    effects: {
+      perform: (action, sig) => performAction(action, ctx, sig),
+      record: (action, performed) => recorder.record(action, performed.result),
+      resolveConflict: async (action, sig) => {
+        if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
+        const robot = config.robots[action.robot];
+        if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml`);
+        await stopQuietly(deps.daemon(robot), sig);
+      },
+    },
+  });
+  return { report, state: recorder.state };
+}

@@ -1,0 +1,185 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import type { Action } from '../types.js';
+import type { Performed } from './perform.js';
+import { isAlreadyRunning, isTransient, shortReason } from './errors.js';
+
+// One actor per unit of work: the hub, or one robot. It runs the unit's
+// actions in order; each one is performed (an effect in a fromPromise actor
+// that honours its signal), then recorded in the state file before the next
+// one starts. Transient failures wait in `retrying` (a named delay) and try
+// again; "An app is already running" from a start goes through `resolving`
+// (stop, then start again). STOP lets the action in flight finish and be
+// recorded, then ends in `stopped`. The real effects are given by the runner
+// with machine.provide(); the defaults here refuse to run.
+
+export interface UnitInput {
+  unit: string;
+  actions: Action[];
+  /** The hub goes on after a failed webhook; a robot stops at its first failure. */
+  continueOnError: boolean;
+  maxAttempts: number;
+  backoffMs: number;
+}
+
+export interface FailedAction {
+  action: Action;
+  error: string;
+}
+
+export interface UnitOutput {
+  unit: string;
+  status: 'done' | 'failed' | 'stopped';
+  completed: Action[];
+  failed: FailedAction[];
+  /** Planned but not performed (after a failure, or when stopped). */
+  notDone: Action[];
+}
+
+interface UnitContext extends UnitInput {
+  index: number;
+  attempt: number;
+  conflictTried: boolean;
+  stopRequested: boolean;
+  completed: Action[];
+  failed: FailedAction[];
+  performed: (Performed & { ms: number }) | null;
+  started: number;
+  lastError: unknown;
+  outcome: UnitOutput['status'];
+}
+
+export type UnitEmitted =
+  | { type: 'action.started'; unit: string; action: Action }
+  | { type: 'action.retrying'; unit: string; action: Action; attempt: number; delayMs: number; error: string }
+  | { type: 'action.resolving'; unit: string; action: Action; error: string }
+  | { type: 'action.done'; unit: string; action: Action; ms: number; performed: Performed }
+  | { type: 'action.failed'; unit: string; action: Action; ms: number; error: string };
+
+const current = (c: UnitContext): Action => c.actions[c.index] as Action;
+const retryDelay = (c: UnitContext): number => Math.min(c.backoffMs * 2 ** (c.attempt - 1), 30_000);
+
+const notWired = (what: string) => fromPromise<never, unknown>(async () => {
+  throw new Error(`unitMachine: ${what} is not provided`);
+});
+
+export const unitMachine = setup({
+  types: {
+    input: {} as UnitInput,
+    context: {} as UnitContext,
+    events: {} as { type: 'STOP' },
+    output: {} as UnitOutput,
+    emitted: {} as UnitEmitted,
+  },
+  actors: {
+    perform: notWired('perform') as unknown as ReturnType<typeof fromPromise<Performed & { ms: number }, { action: Action }>>,
+    record: notWired('record') as unknown as ReturnType<typeof fromPromise<void, { action: Action; performed: Performed }>>,
+    resolveConflict: notWired('resolveConflict') as unknown as ReturnType<typeof fromPromise<void, { action: Action }>>,
+  },
+  guards: {
+    stopRequested: ({ context }) => context.stopRequested,
+    hasNext: ({ context }) => context.index < context.actions.length,
+    isConflict: ({ context, event }) =>
+      current(context).type === 'start' && !context.conflictTried && isAlreadyRunning((event as { error?: unknown }).error),
+    canRetry: ({ context, event }) =>
+      context.attempt < context.maxAttempts && isTransient(current(context), (event as { error?: unknown }).error),
+    continueOnError: ({ context }) => context.continueOnError,
+  },
+  delays: {
+    backoff: ({ context }) => retryDelay(context),
+  },
+  actions: {
+    begin: assign({ attempt: 1, conflictTried: false, performed: null, started: () => Date.now() }),
+    announce: emit(({ context }) => ({ type: 'action.started' as const, unit: context.unit, action: current(context) })),
+    keepError: assign({ lastError: ({ event }) => (event as { error?: unknown }).error }),
+    markFailed: assign({
+      failed: ({ context, event }) => [...context.failed, { action: current(context), error: shortReason((event as { error?: unknown }).error) }],
+    }),
+    emitFailed: emit(({ context, event }) => ({
+      type: 'action.failed' as const, unit: context.unit, action: current(context),
+      ms: Date.now() - context.started, error: shortReason((event as { error?: unknown }).error),
+    })),
+    emitDone: emit(({ context }) => ({
+      type: 'action.done' as const, unit: context.unit, action: current(context),
+      ms: context.performed?.ms ?? 0, performed: { result: context.performed?.result ?? {}, detail: context.performed?.detail ?? '' },
+    })),
+    advance: assign({
+      completed: ({ context }) => (context.performed ? [...context.completed, current(context)] : context.completed),
+      index: ({ context }) => context.index + 1,
+    }),
+  },
+}).createMachine({
+  id: 'unit',
+  context: ({ input }) => ({
+    ...input, index: 0, attempt: 1, conflictTried: false, stopRequested: false,
+    completed: [], failed: [], performed: null, started: 0, lastError: null, outcome: 'done',
+  }),
+  on: { STOP: { actions: assign({ stopRequested: true }) } },
+  initial: 'next',
+  states: {
+    next: {
+      always: [
+        { guard: 'stopRequested', target: 'stopped' },
+        { guard: 'hasNext', target: 'performing', actions: ['begin', 'announce'] },
+        { target: 'done' },
+      ],
+    },
+    performing: {
+      invoke: {
+        src: 'perform',
+        input: ({ context }) => ({ action: current(context) }),
+        onDone: { target: 'recording', actions: assign({ performed: ({ event }) => event.output }) },
+        onError: [
+          {
+            guard: 'isConflict', target: 'resolving',
+            actions: [assign({ conflictTried: true }), emit(({ context, event }) => ({
+              type: 'action.resolving' as const, unit: context.unit, action: current(context), error: shortReason(event.error),
+            }))],
+          },
+          {
+            guard: 'canRetry', target: 'retrying',
+            actions: ['keepError', emit(({ context, event }) => ({
+              type: 'action.retrying' as const, unit: context.unit, action: current(context),
+              attempt: context.attempt + 1, delayMs: retryDelay(context), error: shortReason(event.error),
+            }))],
+          },
+          { guard: 'continueOnError', target: 'next', actions: ['markFailed', 'emitFailed', 'advance'] },
+          { target: 'failed', actions: ['markFailed', 'emitFailed'] },
+        ],
+      },
+    },
+    resolving: {
+      invoke: {
+        src: 'resolveConflict',
+        input: ({ context }) => ({ action: current(context) }),
+        onDone: { target: 'performing' },
+        onError: [
+          { guard: 'continueOnError', target: 'next', actions: ['markFailed', 'emitFailed', 'advance'] },
+          { target: 'failed', actions: ['markFailed', 'emitFailed'] },
+        ],
+      },
+    },
+    retrying: {
+      on: { STOP: { target: 'stopped', actions: assign({ stopRequested: true }) } },
+      after: { backoff: { target: 'performing', actions: assign({ attempt: ({ context }) => context.attempt + 1 }) } },
+    },
+    recording: {
+      invoke: {
+        src: 'record',
+        input: ({ context }) => ({ action: current(context), performed: context.performed as Performed }),
+        onDone: { target: 'next', actions: ['emitDone', 'advance'] },
+        // The action happened but could not be recorded: nothing else may run.
+        onError: { target: 'failed', actions: ['markFailed', 'emitFailed'] },
+      },
+    },
+    done: { type: 'final', entry: assign({ outcome: 'done' as const }) },
+    failed: { type: 'final', entry: assign({ outcome: 'failed' as const }) },
+    stopped: { type: 'final', entry: assign({ outcome: 'stopped' as const }) },
+  },
+  output: ({ context }) => {
+    const status = context.outcome;
+    const from = status === 'failed' ? context.index + 1 : context.index;
+    return { unit: context.unit, status, completed: context.completed, failed: context.failed, notDone: context.actions.slice(from) };
+  },
+});
+
+export type UnitMachine = typeof unitMachine;

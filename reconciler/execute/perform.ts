@@ -1,0 +1,137 @@
+import type { Config, RobotSpec } from '../../schema/types.js';
+import { WEBHOOK_DOMAINS } from '../../schema/types.js';
+import type { HubClient, WebhookInput } from '../../drivers/hub/types.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { ActionResult } from '../../state/types.js';
+import type { Action, InstallAction, RobotAction, UpdateAppAction, WebhookAction } from '../types.js';
+import { TerminalError, isDaemonCode, isHubNotFound } from './errors.js';
+import { startAndSettle } from './start.js';
+
+// One action, through the drivers. The only place the executor touches the
+// world. Clear secrets come from the Config by webhook name (actions never
+// carry them). Idempotent where the remote side allows it: deleting a gone
+// webhook, stopping when nothing runs, removing a missing app all succeed.
+
+export interface PerformContext {
+  config: Config;
+  hub: HubClient | null;
+  daemon: (robot: RobotSpec) => DaemonClient;
+  /** How long a started app must keep running to count as started (ms). */
+  startSettleMs: number;
+}
+
+export interface Performed {
+  result: ActionResult;
+  /** Shown after the outcome, e.g. `(id 65f…)`. */
+  detail: string;
+}
+
+export async function performAction(action: Action, ctx: PerformContext, signal: AbortSignal): Promise<Performed> {
+  return 'robot' in action ? performRobot(action, ctx, signal) : performWebhook(action, ctx, signal);
+}
+
+async function performWebhook(action: WebhookAction, ctx: PerformContext, signal: AbortSignal): Promise<Performed> {
+  const hub = ctx.hub;
+  if (!hub) throw new TerminalError('no hub client (not logged in)');
+  switch (action.type) {
+    case 'create': {
+      const spec = specOf(ctx.config, action.name);
+      const created = await hub.createWebhook(webhookInput(spec), signal);
+      // The hub creates webhooks enabled.
+      if (!spec.enabled) await hub.disableWebhook(created.id, signal);
+      return { result: { webhookId: created.id }, detail: `(id ${created.id})` };
+    }
+    case 'update': {
+      const spec = specOf(ctx.config, action.name);
+      const input: Partial<WebhookInput> & { watched: WebhookInput['watched'] } = { ...webhookInput(spec) };
+      if (!action.secretChanged) delete input.secret;
+      else if (spec.secret === null) input.secret = '';
+      await hub.updateWebhook(action.id, input, signal);
+      return { result: {}, detail: `(id ${action.id})` };
+    }
+    case 'enable':
+      await hub.enableWebhook(action.id, signal);
+      return { result: {}, detail: `(id ${action.id})` };
+    case 'disable':
+      await hub.disableWebhook(action.id, signal);
+      return { result: {}, detail: `(id ${action.id})` };
+    case 'delete':
+      try {
+        await hub.deleteWebhook(action.id, signal);
+      } catch (err) {
+        if (!isHubNotFound(err)) throw err;
+      }
+      return { result: {}, detail: `(id ${action.id})` };
+    case 'adopt':
+      return { result: { webhookId: action.id }, detail: `(id ${action.id})` };
+  }
+}
+
+function specOf(config: Config, name: string) {
+  const spec = config.webhooks[name];
+  if (!spec) throw new TerminalError(`webhook ${name} is not in robot.yaml any more: make a new plan`);
+  return spec;
+}
+
+function webhookInput(spec: Config['webhooks'][string]): WebhookInput {
+  const input: WebhookInput = { watched: spec.watched.map((w) => ({ ...w })) };
+  // An empty list means "every domain": say so explicitly so an update really widens it.
+  input.domains = spec.domains.length > 0 ? [...spec.domains] : [...WEBHOOK_DOMAINS];
+  if (spec.secret !== null) input.secret = spec.secret;
+  if (spec.url !== null) input.url = spec.url;
+  else if (spec.jobId !== null) input.jobSourceId = spec.jobId;
+  return input;
+}
+
+async function performRobot(action: RobotAction, ctx: PerformContext, signal: AbortSignal): Promise<Performed> {
+  const robot = ctx.config.robots[action.robot];
+  if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml any more: make a new plan`);
+  const daemon = ctx.daemon(robot);
+  switch (action.type) {
+    case 'install':
+      await daemon.install(action.info, { signal });
+      return installed(daemon, action, signal);
+    case 'update_app':
+      if (action.cause === 'revision' && action.info.source_kind === 'hf_space') {
+        await daemon.update(action.app, { signal });
+      } else {
+        await removeQuietly(daemon, action.app, signal);
+        await daemon.install(action.info, { signal });
+      }
+      return installed(daemon, action, signal);
+    case 'remove':
+      await removeQuietly(daemon, action.app, signal);
+      return { result: {}, detail: '' };
+    case 'start':
+      await startAndSettle(daemon, action.app, ctx.startSettleMs, signal);
+      return { result: {}, detail: '' };
+    case 'stop':
+      await stopQuietly(daemon, signal);
+      return { result: {}, detail: '' };
+  }
+}
+
+/** The revision the daemon says it installed (the Space may have moved since we looked). */
+async function installed(daemon: DaemonClient, action: InstallAction | UpdateAppAction, signal: AbortSignal): Promise<Performed> {
+  if (action.record.source === null) return { result: {}, detail: '' }; // a local folder has no revision
+  const list = await daemon.listInstalled(signal).catch(() => []);
+  const extra = list.find((a) => a.name === action.app)?.extra ?? {};
+  const sha = typeof extra.sha === 'string' ? extra.sha : typeof extra.installed_sha === 'string' ? extra.installed_sha : undefined;
+  return { result: sha === undefined ? {} : { sha }, detail: sha ? `(${sha.slice(0, 7)})` : '' };
+}
+
+async function removeQuietly(daemon: DaemonClient, app: string, signal: AbortSignal): Promise<void> {
+  try {
+    await daemon.remove(app, { signal });
+  } catch (err) {
+    if (!isDaemonCode(err, 'not_installed', 'app_not_found')) throw err;
+  }
+}
+
+export async function stopQuietly(daemon: DaemonClient, signal: AbortSignal): Promise<void> {
+  try {
+    await daemon.stopCurrentApp(signal);
+  } catch (err) {
+    if (!isDaemonCode(err, 'no_app_running')) throw err;
+  }
+}

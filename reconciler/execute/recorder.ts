@@ -1,0 +1,33 @@
+import type { Action } from '../types.js';
+import type { ActionResult, StateFile } from '../../state/types.js';
+import { nextState } from '../../state/next.js';
+import { writeState } from '../../state/file.js';
+
+// The state file after every successful action, written atomically and one
+// write at a time (actors finish concurrently; the file is one). A kill
+// loses at most the action in flight.
+
+export class StateRecorder {
+  private chain: Promise<unknown> = Promise.resolve();
+  private current: StateFile;
+
+  /** `path` null: keep the state in memory only (dry runs, benchmarks of the executor). */
+  constructor(private readonly path: string | null, initial: StateFile) {
+    this.current = initial;
+  }
+
+  get state(): StateFile {
+    return this.current;
+  }
+
+  record(action: Action, result: ActionResult): Promise<void> {
+    const work = async (): Promise<void> => {
+      const next = nextState(this.current, action, result);
+      if (next === this.current) return; // start/stop: nothing the state keeps
+      this.current = this.path === null ? next : await writeState(this.path, next);
+    };
+    const run = this.chain.then(work, work);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+}

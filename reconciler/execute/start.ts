@@ -1,0 +1,36 @@
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import { TerminalError } from './errors.js';
+
+// A start succeeds when the app is still up after a short settle window (or
+// finished cleanly, for one-shot apps). An app that crashes right away fails
+// the action: that is what stops a canary rollout.
+
+const POLL_MS = 100;
+const START_TIMEOUT_MS = 60_000;
+
+export async function startAndSettle(daemon: DaemonClient, app: string, settleMs: number, signal: AbortSignal): Promise<void> {
+  await daemon.startApp(app, signal);
+  const began = Date.now();
+  let runningSince: number | null = null;
+  for (;;) {
+    const st = await daemon.currentAppStatus(signal);
+    if (st === null || st.state === 'done') return;
+    if (st.state === 'error') throw new TerminalError(`${app} crashed after it started: ${st.error ?? 'no error message'}`);
+    if (st.state === 'running') {
+      runningSince ??= Date.now();
+      if (Date.now() - runningSince >= settleMs) return;
+    } else if (st.state === 'stopping') {
+      throw new TerminalError(`${app} is being stopped by someone else`);
+    }
+    if (Date.now() - began > START_TIMEOUT_MS) throw new TerminalError(`${app} did not reach "running" within ${START_TIMEOUT_MS / 1000} s (state ${st.state})`);
+    await sleep(POLL_MS, signal);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = (): void => { clearTimeout(t); reject(signal.reason as Error); };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

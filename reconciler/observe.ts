@@ -1,0 +1,77 @@
+import type { Config, RobotSpec } from '../schema/types.js';
+import type { HubClient } from '../drivers/hub/types.js';
+import type { DaemonClient } from '../drivers/daemon/types.js';
+import { errorMessage } from '../lib/errors.js';
+import type { HubObservation, Observation, RobotObservation } from './types.js';
+import { mapBounded } from './execute/pool.js';
+
+// observe(config) → Observation: everything the planner compares against,
+// read with as few calls as possible. One list call covers every webhook of
+// the account; each Space that is an app source is read once, not per robot;
+// robots are read concurrently (bounded). A failure to read is recorded as
+// data (hub error, unreachable robot), never thrown: the plan decides.
+
+export interface ObserveDeps {
+  hub: HubClient;
+  daemon: (robot: RobotSpec) => DaemonClient;
+}
+
+export interface ObserveOptions {
+  /** Robots read at once (default 16). */
+  concurrency?: number;
+  /** False when neither the file nor the state has a webhook (no token needed then). */
+  listWebhooks?: boolean;
+}
+
+export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
+  const robots = Object.values(config.robots);
+  const [hub, spaces, observed] = await Promise.all([
+    observeHub(deps.hub, opts.listWebhooks !== false, signal),
+    observeSpaces(config, deps.hub, signal),
+    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal)),
+  ]);
+  const byName: Record<string, RobotObservation> = {};
+  robots.forEach((r, i) => { byName[r.name] = observed[i] as RobotObservation; });
+  return { hub, spaces, robots: byName };
+}
+
+async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal): Promise<HubObservation> {
+  if (!list) return { ok: true, webhooks: [] };
+  try {
+    return { ok: true, webhooks: await hub.listWebhooks(signal) };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return { ok: false, error: errorMessage(err) };
+  }
+}
+
+/** Latest sha of every Space some robot installs from; null when unknown (missing or unreadable). */
+async function observeSpaces(config: Config, hub: HubClient, signal?: AbortSignal): Promise<Observation['spaces']> {
+  const used = new Set(Object.values(config.robots).flatMap((r) => r.apps));
+  const ids = [...new Set(Object.values(config.apps).filter((a) => used.has(a.name) && a.spaceId !== null).map((a) => a.spaceId as string))].sort();
+  const shas = await mapBounded(ids, 8, async (id) => {
+    try {
+      return (await hub.repoInfo('space', id, signal))?.sha ?? null;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return null;
+    }
+  });
+  const out: Observation['spaces'] = {};
+  ids.forEach((id, i) => { out[id] = { sha: shas[i] ?? null }; });
+  return out;
+}
+
+export async function observeRobot(daemon: DaemonClient, signal?: AbortSignal): Promise<RobotObservation> {
+  try {
+    const [installed, current, status] = await Promise.all([
+      daemon.listInstalled(signal),
+      daemon.currentAppStatus(signal),
+      daemon.daemonStatus(signal),
+    ]);
+    return { reachable: true, daemon: status, installed, current };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return { reachable: false, error: errorMessage(err) };
+  }
+}

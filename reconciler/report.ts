@@ -1,0 +1,105 @@
+import type { Config } from '../schema/types.js';
+import type { Action, Plan } from './types.js';
+import type { FailedAction, UnitOutput } from './execute/machine.js';
+
+// The end of an apply, per robot and for the hub: converged (it had work and
+// all of it succeeded), already converged (nothing to do), failed (with the
+// reason), unreachable (could not be observed), skipped (rollout halted,
+// interrupted, or not targeted). Plain data for the human and JSON views.
+
+export type UnitStatus = 'converged' | 'already_converged' | 'failed' | 'unreachable' | 'skipped';
+
+export interface UnitReport {
+  /** Robot name, or `hub`. */
+  name: string;
+  status: UnitStatus;
+  /** Why it failed, was skipped or is unreachable; null otherwise. */
+  reason: string | null;
+  planned: number;
+  done: number;
+  failed: FailedAction[];
+  notDone: Action[];
+}
+
+export interface Halt {
+  failures: number;
+  limit: number;
+  /** Robots skipped because of it. */
+  skipped: string[];
+}
+
+export interface ApplyReport {
+  hub: UnitReport;
+  robots: UnitReport[];
+  interrupted: boolean;
+  halt: Halt | null;
+  totals: { planned: number; done: number; failed: number; notDone: number };
+}
+
+export function fromOutput(name: string, out: UnitOutput, interrupted: boolean): UnitReport {
+  const planned = out.completed.length + out.failed.length + out.notDone.length;
+  const base = { name, planned, done: out.completed.length, failed: out.failed, notDone: out.notDone };
+  if (out.failed.length > 0) {
+    const first = out.failed[0] as FailedAction;
+    return { ...base, status: 'failed', reason: `${describe(first.action)}: ${first.error}` };
+  }
+  if (out.status === 'stopped' && out.notDone.length > 0) {
+    return { ...base, status: 'skipped', reason: interrupted ? 'interrupted' : 'stopped' };
+  }
+  return { ...base, status: planned === 0 ? 'already_converged' : 'converged', reason: null };
+}
+
+export function idleReport(name: string, status: UnitStatus, reason: string | null, actions: Action[] = []): UnitReport {
+  return { name, status, reason, planned: actions.length, done: 0, failed: [], notDone: actions };
+}
+
+export function totals(units: UnitReport[]): ApplyReport['totals'] {
+  const t = { planned: 0, done: 0, failed: 0, notDone: 0 };
+  for (const u of units) {
+    t.planned += u.planned;
+    t.done += u.done;
+    t.failed += u.failed.length;
+    t.notDone += u.notDone.length;
+  }
+  return t;
+}
+
+/** 0 converged, 130 interrupted, 1 anything else short of converged. */
+export function exitCodeOf(report: ApplyReport): number {
+  if (report.interrupted) return 130;
+  const units = [report.hub, ...report.robots];
+  const bad = units.some((u) => u.status === 'failed' || u.status === 'unreachable' || (u.status === 'skipped' && u.reason !== 'not targeted'));
+  return bad ? 1 : 0;
+}
+
+/** The report of a plan with nothing to do (or a dry run): no unit ran. */
+export function reportWithoutRun(plan: Plan, config: Config, note: UnitStatus | null = null, reasons: Reasons = {}): ApplyReport {
+  const robots = Object.keys(config.robots).map((name) => {
+    const actions = plan.actions.filter((a) => 'robot' in a && a.robot === name);
+    return robotIdle(plan, name, actions, note, reasons);
+  });
+  const hubActions = plan.actions.filter((a) => !('robot' in a));
+  const hub = plan.hubError !== null
+    ? idleReport('hub', 'unreachable', plan.hubError)
+    : idleReport('hub', hubActions.length === 0 ? 'already_converged' : note ?? 'skipped', hubActions.length === 0 ? null : 'dry run', hubActions);
+  return { hub, robots, interrupted: false, halt: null, totals: totals([hub, ...robots]) };
+}
+
+/** Why each unreachable robot could not be observed, by robot name. */
+export type Reasons = Record<string, string>;
+
+export function robotIdle(plan: Plan, name: string, actions: Action[], note: UnitStatus | null, reasons: Reasons = {}): UnitReport {
+  if (plan.unreachable.includes(name)) return idleReport(name, 'unreachable', reasons[name] ?? 'could not be observed', actions);
+  if (actions.length === 0) {
+    return targeted(plan, name) ? idleReport(name, 'already_converged', null) : idleReport(name, 'skipped', 'not targeted');
+  }
+  return idleReport(name, note ?? 'skipped', 'dry run', actions);
+}
+
+export function targeted(plan: Plan, robot: string): boolean {
+  return plan.targets.length === 0 || plan.targets.some((t) => t === `robots.${robot}` || t.startsWith(`robots.${robot}.`));
+}
+
+export function describe(a: Action): string {
+  return 'robot' in a ? `${a.type} ${a.app}` : `${a.type} ${a.address}`;
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, repoRoot } from '../helpers/cli.js';
+
+// Shared pieces of the end-to-end tests: the secret we hunt for in every
+// output, a quiet app (examples/ apps move the head, i.e. write to the
+// daemon all the time, which would hide the reconciler's own writes), and a
+// CLI child we can signal.
+
+export const USER = { name: 'alice', token: 'hf_alice_e2e_token_0042' };
+export const SECRET = 'e2e-webhook-secret-never-print-me';
+
+export const QUIET_BODY = `
+def main():
+    try:
+        while True:
+            time.sleep(0.05)
+    except KeyboardInterrupt:
+        pass
+`;
+
+export function env(hubUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { HF_ENDPOINT: hubUrl, HF_TOKEN: USER.token, WEBHOOK_SECRET: SECRET, HF_HOME: '/nonexistent-robotctl-e2e', ...extra };
+}
+
+export async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+export function writeYaml(dir: string, name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+export interface Child {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+  /** Resolves (checked on every chunk) once stdout matches `re` at least `count` times. */
+  waitFor(re: RegExp, count?: number, timeoutMs?: number): Promise<void>;
+}
+
+/** The built CLI as a child process we can signal (runCli only waits). */
+export function spawnCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string }): Child {
+  const proc = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? repoRoot, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters: (() => void)[] = [];
+  proc.stdout?.on('data', (d: Buffer) => { out += d.toString(); waiters.forEach((w) => w()); });
+  proc.stderr?.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<number | string>((r) => proc.on('close', (code, signal) => r(code ?? signal ?? -1)));
+  return {
+    proc, exited, stdout: () => out, stderr: () => err,
+    waitFor: (re, count = 1, timeoutMs = 20_000) => new Promise<void>((resolve, reject) => {
+      const global = new RegExp(re.source, 'g');
+      const check = (): void => {
+        if ((out.match(global) ?? []).length >= count) { clearTimeout(timer); resolve(); }
+      };
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} × ${String(re)} in:\n${out}\n${err}`)), timeoutMs);
+      waiters.push(check);
+      void exited.then(() => { clearTimeout(timer); reject(new Error(`robotctl exited before printing ${count} × ${String(re)}:\n${out.slice(-2000)}\n${err}`)); });
+      check();
+    }),
+  };
+}

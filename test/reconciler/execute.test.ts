@@ -1,0 +1,201 @@
+import t from 'tap';
+import { SimulatedClock } from 'xstate';
+import { DaemonError } from '../../drivers/daemon/errors.js';
+import { HubError } from '../../drivers/hub/errors.js';
+import { runUnit, type UnitEffects } from '../../reconciler/execute/run-unit.js';
+import { executePlan, failureLimit } from '../../reconciler/execute/fleet.js';
+import type { UnitEmitted } from '../../reconciler/execute/machine.js';
+import type { Action, Plan, RobotAction } from '../../reconciler/types.js';
+import { exitCodeOf } from '../../reconciler/report.js';
+
+// The unit machine and the fleet rollout with injected effects
+// (machine.provide under the hood) and XState's simulated clock for the
+// retry timing. The same machines run for real in apply.test.ts and e2e.
+
+const start = (robot: string, app: string): RobotAction => ({ type: 'start', address: `robots.${robot}.apps.${app}`, robot, app, reason: 'test' });
+const stop = (robot: string, app: string): RobotAction => ({ type: 'stop', address: `robots.${robot}.apps.${app}`, robot, app, reason: 'test' });
+const del = (name: string): Action => ({ type: 'delete', address: `webhooks.${name}`, name, id: `id-${name}`, reason: 'test' });
+const flush = () => new Promise((r) => setImmediate(r));
+
+function effects(perform: UnitEffects['perform'], log: string[] = []): UnitEffects {
+  return {
+    perform,
+    record: async (a) => { log.push(`record ${a.address}`); },
+    resolveConflict: async (a) => { log.push(`resolve ${a.address}`); },
+  };
+}
+
+const input = (actions: Action[], over: Partial<{ continueOnError: boolean; maxAttempts: number }> = {}) =>
+  ({ unit: 'u', actions, continueOnError: false, maxAttempts: 3, backoffMs: 100, ...over });
+
+t.test('transient failures wait the named backoff delay (100, 200 ms) and succeed', async (t) => {
+  const clock = new SimulatedClock();
+  let calls = 0;
+  const events: UnitEmitted[] = [];
+  const done = runUnit(input([start('desk', 'a')]), effects(async () => {
+    calls += 1;
+    if (calls < 3) throw new DaemonError('unreachable', 'robot daemon unreachable');
+    return { result: {}, detail: '' };
+  }), { clock, onEvent: (e) => events.push(e) });
+  await flush();
+  t.equal(calls, 1);
+  clock.increment(99);
+  await flush();
+  t.equal(calls, 1, 'not before the delay');
+  clock.increment(1);
+  await flush();
+  t.equal(calls, 2);
+  clock.increment(200);
+  await flush();
+  const out = await done;
+  t.equal(calls, 3);
+  t.equal(out.status, 'done');
+  t.same(events.filter((e) => e.type === 'action.retrying').map((e) => e.type === 'action.retrying' && e.delayMs), [100, 200]);
+});
+
+t.test('a terminal error is not retried; the robot stops there', async (t) => {
+  let calls = 0;
+  const log: string[] = [];
+  const out = await runUnit(input([stop('desk', 'a'), start('desk', 'b')]), effects(async () => {
+    calls += 1;
+    throw new DaemonError('job_failed', 'install failed: boom');
+  }, log));
+  t.equal(calls, 1);
+  t.equal(out.status, 'failed');
+  t.equal(out.failed[0]?.error, 'install failed: boom');
+  t.same(out.notDone.map((a) => a.address), ['robots.desk.apps.b']);
+  t.same(log, []);
+});
+
+t.test('retries stop after maxAttempts', async (t) => {
+  let calls = 0;
+  const out = await runUnit({ ...input([start('desk', 'a')]), backoffMs: 1 }, effects(async () => {
+    calls += 1;
+    throw new HubError('503', { status: 503, retriable: true });
+  }));
+  t.equal(calls, 3);
+  t.equal(out.status, 'failed');
+});
+
+t.test('a create is never sent twice after an unknown outcome', async (t) => {
+  let calls = 0;
+  const create: Action = { type: 'create', address: 'webhooks.x', name: 'x', specHash: 'h', secretHash: null, reason: 't',
+    desired: { url: 'u', jobId: null, watched: [], domains: [], hasSecret: false, enabled: true } };
+  const out = await runUnit(input([create]), effects(async () => { calls += 1; throw new HubError('reset', { status: null, retriable: true }); }));
+  t.equal(calls, 1);
+  t.equal(out.status, 'failed');
+});
+
+t.test('"An app is already running" → resolving (stop) → start again', async (t) => {
+  const log: string[] = [];
+  let calls = 0;
+  const out = await runUnit(input([start('desk', 'a')]), effects(async () => {
+    calls += 1;
+    if (calls === 1) throw new DaemonError('app_already_running', 'An app is already running', { status: 400 });
+    return { result: {}, detail: '' };
+  }, log));
+  t.equal(out.status, 'done');
+  t.same(log, ['resolve robots.desk.apps.a', 'record robots.desk.apps.a']);
+});
+
+t.test('STOP lets the action in flight finish and be recorded, then ends', async (t) => {
+  const log: string[] = [];
+  const stopper = new AbortController();
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => { release = r; });
+  const done = runUnit(input([start('desk', 'a'), start('desk', 'b')]), effects(async () => { await gate; return { result: {}, detail: '' }; }, log), { stop: stopper.signal });
+  await flush();
+  stopper.abort();
+  release();
+  const out = await done;
+  t.equal(out.status, 'stopped');
+  t.same(out.completed.map((a) => a.address), ['robots.desk.apps.a']);
+  t.same(out.notDone.map((a) => a.address), ['robots.desk.apps.b']);
+  t.same(log, ['record robots.desk.apps.a']);
+});
+
+t.test('the hub unit goes on after a failed webhook', async (t) => {
+  const out = await runUnit(input([del('a'), del('b')], { continueOnError: true }), effects(async (a) => {
+    if (a.address === 'webhooks.a') throw new HubError('403 Forbidden', { status: 403, retriable: false });
+    return { result: {}, detail: '' };
+  }));
+  t.equal(out.status, 'done');
+  t.same(out.completed.map((a) => a.address), ['webhooks.b']);
+  t.same(out.failed.map((f) => f.action.address), ['webhooks.a']);
+});
+
+function fleetPlan(robots: string[], unreachable: string[] = []): Plan {
+  const actions = robots.filter((r) => !unreachable.includes(r)).map((r) => start(r, 'app'));
+  return {
+    format_version: '1.0', actions, unmanaged: { webhooks: [], apps: [] }, unreachable, hubError: null,
+    observedDigest: 'x', desiredDigest: 'y', targets: [],
+    summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: actions.length, total: actions.length },
+  };
+}
+
+function fleetOpts(robots: string[], failing: Set<string>, over: { canary?: number; max?: number; parallelism?: number; percent?: boolean } = {}) {
+  const started: string[] = [];
+  let running = 0;
+  let peak = 0;
+  const opts = {
+    robots,
+    rollout: { parallelism: 10, canary: over.canary ?? 1, maxFailures: over.percent ? { kind: 'percent' as const, value: over.max ?? 0 } : { kind: 'count' as const, value: over.max ?? 0 } },
+    parallelism: over.parallelism ?? 10, maxAttempts: 1, backoffMs: 1, stop: new AbortController().signal,
+    effects: effects(async (a) => {
+      const robot = 'robot' in a ? a.robot : 'hub';
+      started.push(robot);
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+      if (failing.has(robot)) throw new DaemonError('job_failed', `${robot} broke`);
+      return { result: {}, detail: '' };
+    }),
+  };
+  return { opts, started, peak: () => peak };
+}
+
+t.test('a failed canary with max_failures 0 skips every other robot', async (t) => {
+  const robots = ['c1', 'r1', 'r2', 'r3'];
+  const { opts, started } = fleetOpts(robots, new Set(['c1']));
+  const report = await executePlan(fleetPlan(robots), opts);
+  t.same(started, ['c1']);
+  t.same(report.robots.map((r) => r.status), ['failed', 'skipped', 'skipped', 'skipped']);
+  t.same(report.halt?.skipped, ['r1', 'r2', 'r3']);
+  t.match(report.robots[1]?.reason, /rollout stopped/);
+  t.equal(exitCodeOf(report), 1);
+});
+
+t.test('failures within max_failures let the rollout go on', async (t) => {
+  const robots = ['c1', 'r1', 'r2'];
+  const { opts } = fleetOpts(robots, new Set(['c1']), { max: 1 });
+  const report = await executePlan(fleetPlan(robots), opts);
+  t.same(report.robots.map((r) => r.status), ['failed', 'converged', 'converged']);
+  t.equal(report.halt, null);
+});
+
+t.test('a percentage of the fleet, rounded down', async (t) => {
+  t.equal(failureLimit({ kind: 'percent', value: 20 }, 10), 2);
+  t.equal(failureLimit({ kind: 'percent', value: 20 }, 4), 0);
+  t.equal(failureLimit({ kind: 'count', value: 3 }, 4), 3);
+});
+
+t.test('parallelism bounds robots at once; canaries go first, alone', async (t) => {
+  const robots = ['c1', 'c2', 'r1', 'r2', 'r3', 'r4', 'r5'];
+  const { opts, started, peak } = fleetOpts(robots, new Set(), { canary: 2, parallelism: 2 });
+  const report = await executePlan(fleetPlan(robots), opts);
+  t.same(started.slice(0, 2).sort(), ['c1', 'c2']);
+  t.equal(peak(), 2);
+  t.ok(report.robots.every((r) => r.status === 'converged'));
+});
+
+t.test('an unreachable robot does not stop the others; an unreachable canary counts as a failure', async (t) => {
+  const robots = ['c1', 'r1', 'r2'];
+  const a = fleetOpts(robots, new Set(), { canary: 1 });
+  const r1 = await executePlan(fleetPlan(robots, ['r1']), a.opts);
+  t.same(r1.robots.map((r) => r.status), ['converged', 'unreachable', 'converged']);
+  const b = fleetOpts(robots, new Set(), { canary: 1 });
+  const r2 = await executePlan(fleetPlan(robots, ['c1']), b.opts);
+  t.same(r2.robots.map((r) => r.status), ['unreachable', 'skipped', 'skipped']);
+  t.same(b.started, []);
+});
