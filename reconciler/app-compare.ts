@@ -4,7 +4,8 @@ import type { AppRecord, UpdateAppAction } from './types.js';
 
 // Is an installed app the one robot.yaml asks for? The daemon's AppInfo
 // says where it came from (url / extra.path) and sometimes its revision
-// (extra.sha); when it does not, the state's record of our install decides.
+// (extra.installed_sha from robotctl's daemon, extra.sha from others); when it
+// does not, the state's record of our install decides.
 
 export function appInfoFor(spec: AppSpec): AppInfo {
   if (spec.path !== null) {
@@ -23,7 +24,8 @@ export function recordFor(spec: AppSpec, spaces: Record<string, { sha: string | 
 export function installedRecord(info: AppInfo, owned: AppRecord | undefined): AppRecord {
   const path = typeof info.extra.path === 'string' ? info.extra.path : null;
   const source = info.url ?? null;
-  const sha = typeof info.extra.sha === 'string' ? info.extra.sha : null;
+  const reported = info.extra.installed_sha ?? info.extra.sha;
+  const sha = typeof reported === 'string' ? reported : null;
   if (source === null && path === null && owned) return { ...owned, sha: sha ?? owned.sha };
   const ownedMatches = owned !== undefined && sameUrl(owned.source, source) && owned.path === path;
   return { source, path, sha: sha ?? (ownedMatches ? owned.sha : null) };
