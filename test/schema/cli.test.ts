@@ -58,7 +58,7 @@ t.test('validate --print: the resolved view in YAML, secrets as (sensitive)', as
     file: join(repoRoot, 'examples', 'fleet.yaml'),
     hub: { endpoint: 'https://huggingface.co' },
     webhooks: { 'redeploy-apps': { secret: '(sensitive)', domains: ['repo'], enabled: true } },
-    robots: { 'lab-2': { url: 'http://127.0.0.1:8003', apps: ['hello_app', 'oneshot_app'], active: 'oneshot_app' } },
+    robots: { 'lab-2': { url: 'http://127.0.0.1:8003', apps: ['hello_app', 'oneshot_app'], active: 'hello_app' } },
     rollout: { parallelism: 2, canary: 1, max_failures: 1 },
     receiver: { port: 7860, secrets: ['(sensitive)'] },
   });

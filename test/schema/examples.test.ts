@@ -38,7 +38,7 @@ t.test('examples/fleet.yaml is valid and its overrides resolve per robot', async
   const all = ['hello_app', 'wave_app', 'oneshot_app'];
   t.strictSame(c.robots.desk, { name: 'desk', url: 'http://127.0.0.1:8001', apps: all, active: 'hello_app' });
   t.strictSame(c.robots['lab-1'], { name: 'lab-1', url: 'http://127.0.0.1:8002', apps: all, active: 'wave_app' });
-  t.strictSame(c.robots['lab-2'], { name: 'lab-2', url: 'http://127.0.0.1:8003', apps: ['hello_app', 'oneshot_app'], active: 'oneshot_app' });
+  t.strictSame(c.robots['lab-2'], { name: 'lab-2', url: 'http://127.0.0.1:8003', apps: ['hello_app', 'oneshot_app'], active: 'hello_app' });
   t.strictSame(c.apps.oneshot_app, { name: 'oneshot_app', source: null, spaceId: null, path: example('apps/oneshot_app') });
   t.equal(c.apps.wave_app?.spaceId, 'demo/wave_app');
   t.strictSame(c.rollout, { parallelism: 2, canary: 1, maxFailures: { kind: 'count', value: 1 } });
