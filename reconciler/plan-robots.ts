@@ -1,8 +1,8 @@
 import type { AppSpec, RobotSpec } from '../schema/types.js';
-import type { AppStatus } from '../drivers/daemon/types.js';
+import type { AppInfo, AppStatus } from '../drivers/daemon/types.js';
 import type { RobotRecord } from '../state/types.js';
-import type { RobotAction, RobotObservation } from './types.js';
-import { appChange, appInfoFor, recordFor } from './app-compare.js';
+import type { AppRecord, RobotAction, RobotObservation, UpdateAppAction } from './types.js';
+import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare.js';
 
 // Robot half of the planner, one robot at a time. Order on a robot:
 // stop → remove → install / update_app → start, which gives "install before
@@ -22,6 +22,7 @@ export function planRobot(
   obs: Reachable,
   rec: RobotRecord | undefined,
   spaces: Record<string, { sha: string | null }>,
+  force: ReadonlySet<string> = new Set(),
 ): RobotPlan {
   const at = (app: string): string => `robots.${robot.name}.apps.${app}`;
   const installed = new Map(obs.installed.map((a) => [a.name, a]));
@@ -43,7 +44,7 @@ export function planRobot(
       changes.push({ type: 'install', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, reason: 'not installed' });
       continue;
     }
-    const change = appChange(spec, info, owned[name], record);
+    const change = appChange(spec, info, owned[name], record) ?? (force.has(name) ? forcedChange(info, owned[name]) : null);
     if (!change) continue;
     touched.set(name, 'updated');
     changes.push({ type: 'update_app', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, ...change });
@@ -87,4 +88,9 @@ function whyStop(running: string | null, crashed: string | null, active: string 
   }
   if (crashed !== null && (needStart || touched.has(crashed))) return `${crashed} crashed (error state) and blocks the next start`;
   return null;
+}
+
+/** A reinstall asked for by PlanOptions.forceUpdate: remove + install from the same place. */
+function forcedChange(info: AppInfo, owned: AppRecord | undefined): Pick<UpdateAppAction, 'cause' | 'previous' | 'reason'> {
+  return { cause: 'source', previous: installedRecord(info, owned), reason: 'its files changed: reinstall' };
 }

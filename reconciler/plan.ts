@@ -20,6 +20,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const hub = observed.hub.ok
     ? planWebhooks(desired.webhooks, specHashes, observed.hub.webhooks, state.webhooks)
     : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
+  const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
   const unreachable: string[] = [];
@@ -29,7 +30,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
       unreachable.push(robot.name);
       continue;
     }
-    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces);
+    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force);
     robotActions.push(...r.actions);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }

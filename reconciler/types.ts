@@ -190,6 +190,13 @@ export interface PlanOptions {
   /** `webhooks.NAME` or `robots.NAME`; empty or absent = everything. */
   targets?: string[];
   allowEmpty?: boolean;
+  /**
+   * Apps to reinstall where installed even though they look current: a path
+   * app whose folder changed (the agent's watcher knows; the daemon cannot
+   * tell). Planned as update_app (cause `source`: remove + install) and a
+   * restart where the app is active.
+   */
+  forceUpdate?: string[];
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

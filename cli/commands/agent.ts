@@ -1,7 +1,119 @@
+import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { UsageError, UserError } from '../../lib/errors.js';
+import { newCommand, parse } from '../command.js';
+import { loadOrExit, parseDuration } from './reconcile/session.js';
+import { readState, statePath } from '../../state/file.js';
+import { resolveToken } from '../../drivers/hub/token.js';
+import type { Config } from '../../schema/types.js';
+import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
+import { driverPool } from '../up/drivers.js';
+import { waitForStop } from '../up/signals.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl agent` is not built yet');
+interface Options { file: string; interval: string; mode: string; receiverPort?: string; state?: string; token?: string }
+
+const HELP_AFTER = `
+On start it applies robot.yaml (heal) or only reports the difference (warn). Then:
+  - a save of robot.yaml is re-planned and applied (an invalid file is reported
+    and the last good version stays in force);
+  - a change in the folder of a path app reinstalls it where installed and
+    restarts it where active;
+  - every --interval, drift is checked and healed (heal) or reported (warn);
+  - the receiver section's endpoints take hub deliveries: a push to a Space that
+    is an app's source redeploys that app on the robots that have it, any other
+    delivery reconciles everything.
+GET /status answers JSON (last run, drift, robots, deliveries); / is the fleet page.
+Ctrl-C finishes the action in flight, releases the state lock and exits 0.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('agent', io)
+    .description('Watch robot.yaml, heal drift, and redeploy apps on hub deliveries')
+    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
+    .option('--interval <duration>', 'drift check interval (e.g. 30s, 5m)', '60s')
+    .option('--mode <mode>', 'heal: correct drift; warn: only report it', 'heal')
+    .option('--receiver-port <port>', "receiver port (default: the file's receiver.port, else 7860; 0 = any free port)")
+    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
+    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
+    .addHelpText('after', HELP_AFTER);
+  await parse(cmd, args);
+  const o = cmd.opts<Options>();
+  const settings = parseOptions(o);
+  const config = loadOrExit(o.file, io);
+  const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
+  const out = (line: string): void => io.out(`${line}\n`);
+  const stop = waitForStop();
+  const agent = await launchAgent(io, config, { ...settings, file: o.file, statePath: path, token: o.token, log: out }).catch((err: unknown) => {
+    stop.cancel();
+    throw err;
+  });
+  await stop.promise;
+  out('stopping: finishing the action in flight (Ctrl-C again to abort it)');
+  const again = waitForStop();
+  void again.promise.then(() => { out('aborting the action in flight'); void agent.stop(true); });
+  await agent.stop();
+  again.cancel();
+  out('agent stopped');
+  return 0;
+}
+
+export interface LaunchOptions {
+  file: string;
+  statePath: string;
+  token?: string | undefined;
+  intervalMs: number;
+  mode: 'heal' | 'warn';
+  receiverPort: number | null;
+  log: (line: string) => void;
+}
+
+/** Start an agent on a loaded config with real drivers; `stop()` also closes the drivers. Used by `up` too. */
+export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
+  const token = resolveToken({ flag: o.token ?? null, env: io.env });
+  const owned = Object.keys((await readState(o.statePath)).webhooks).length > 0;
+  const needsHub = (c: Config): boolean => owned || Object.keys(c.webhooks).length > 0;
+  if (needsHub(config) && !token) {
+    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
+  }
+  const pool = driverPool(io.env, token?.token ?? null, (c) => needsHub(c) || token !== null);
+  let agent: Agent;
+  try {
+    agent = await startAgent(config, {
+      file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, statePath: o.statePath,
+      drivers: pool.forConfig, receiverPort: o.receiverPort, log: o.log,
+    });
+  } catch (err) {
+    await pool.close();
+    throw listenError(err, o.receiverPort ?? config.receiver?.port ?? 7860);
+  }
+  const inner = agent;
+  return {
+    url: inner.url,
+    get config() { return inner.config; },
+    status: () => inner.status(),
+    enqueue: (item) => inner.enqueue(item),
+    idle: () => inner.idle(),
+    firstRun: inner.firstRun,
+    stop: async (abort) => { await inner.stop(abort); await pool.close(); },
+  };
+}
+
+function parseOptions(o: Options): { intervalMs: number; mode: 'heal' | 'warn'; receiverPort: number | null } {
+  if (o.mode !== 'heal' && o.mode !== 'warn') throw new UsageError(`--mode must be heal or warn, got '${o.mode}'`);
+  const intervalMs = parseDuration(o.interval, '--interval');
+  if (intervalMs < 1000) throw new UsageError('--interval must be at least 1s');
+  let receiverPort: number | null = null;
+  if (o.receiverPort !== undefined) {
+    receiverPort = Number(o.receiverPort);
+    if (!/^\d+$/.test(o.receiverPort) || receiverPort > 65535) throw new UsageError(`--receiver-port must be a number from 0 to 65535, got '${o.receiverPort}'`);
+  }
+  return { intervalMs, mode: o.mode, receiverPort };
+}
+
+function listenError(err: unknown, port: number): Error {
+  const code = (err as { code?: unknown }).code;
+  const fix = 'change receiver.port in robot.yaml (robotctl agent also takes --receiver-port; 0 = any free port)';
+  if (code === 'EADDRINUSE') return new UserError(`the receiver cannot listen: port ${port} is already in use; stop what runs there or ${fix}`);
+  if (code === 'EACCES') return new UserError(`the receiver is not allowed to listen on port ${port}; ${fix}`);
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,7 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { UserError, errorMessage } from '../../lib/errors.js';
+import { packagePath } from '../../lib/paths.js';
+import { newCommand, parse } from '../command.js';
+import { loadOrExit, parseDuration } from './reconcile/session.js';
+import { startHub, type RunningHub } from '../../runtime/hub/server.js';
+import { createHubClient } from '../../drivers/hub/client.js';
+import { launchAgent } from './agent.js';
+import type { Agent } from '../../reconciler/agent/agent.js';
+import type { Config } from '../../schema/types.js';
+import { startRobots, stopRobots } from '../up/robots.js';
+import { examplesToPublish, publishExamples } from '../up/publish.js';
+import { whereLines, type WhereInput } from '../up/print.js';
+import { Teardown } from '../up/teardown.js';
+import { waitForStop } from '../up/signals.js';
 
-// PLACEHOLDER: replaced by the issue that builds this command.
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new UserError('`robotctl up` is not built yet');
+interface Options { file?: string; data?: string; interval: string }
+
+const USER = 'demo';
+
+const HELP_AFTER = `
+Runs the whole GitOps loop on this machine, with no network and no account:
+  1. the embedded hub (user ${USER}, a token made for this session and kept in <data>/hub-token, 0600);
+  2. a simulated robot daemon for every robot of the file whose url is on this machine, on its port;
+  3. the example apps the file names (Space ${USER}/<app>, folder examples/apps/<app>) published to the hub;
+  4. the agent: webhooks created, apps installed, active apps started, receiver and fleet page served.
+Then a publish or a commit to an app's Space redeploys it on the robots within seconds.
+WEBHOOK_SECRET is generated for the session when the environment has none.
+Data (hub, robots' apps, state) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
+Ctrl-C stops everything and leaves no process behind.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const cmd = newCommand('up', io)
+    .description('Run the whole loop on this machine: embedded hub, simulated robots, agent')
+    .option('-f, --file <file>', 'the robot.yaml (default: examples/fleet.yaml)')
+    .option('--data <dir>', 'where the hub, the robots and the state keep their data (default: .robotctl/up/ beside the file)')
+    .option('--interval <duration>', 'drift check interval', '60s')
+    .addHelpText('after', HELP_AFTER);
+  await parse(cmd, args);
+  const o = cmd.opts<Options>();
+  const out = (line: string): void => io.out(`${line}\n`);
+  const prep = prepare(o, io, out);
+  const stop = waitForStop();
+  let stopped = false;
+  void stop.promise.then(() => { stopped = true; });
+  const teardown = new Teardown(out);
+  const running: { agent: Agent | null } = { agent: null };
+  try {
+    const up = await bringUp(prep, io, teardown, out, () => stopped);
+    if (!up) return 0;
+    running.agent = up.agent;
+    const first = await Promise.race([up.agent.firstRun, stop.promise.then(() => null)]);
+    if (first === null) return 0;
+    out(`robotctl up: ready${first.result === 'converged' ? '' : ` (first run: ${first.result}; see the fleet page)`}`);
+    for (const line of whereLines({ ...up.where, config: prep.config, cwd: io.cwd, agentUrl: up.agent.url })) out(line);
+    await stop.promise;
+    return 0;
+  } finally {
+    stop.cancel();
+    out('stopping: agent, robots and their apps, hub... (Ctrl-C again to abort the action in flight)');
+    const again = waitForStop();
+    void again.promise.then(() => { out('aborting the action in flight'); void running.agent?.stop(true); });
+    await teardown.run();
+    again.cancel();
+    out('stopped');
+  }
+}
+
+interface Prepared {
+  file: string;
+  config: Config;
+  data: string;
+  secret: string;
+  intervalMs: number;
+}
+
+function prepare(o: Options, io: Io, out: (line: string) => void): Prepared {
+  const file = o.file ?? defaultFile(io.cwd);
+  const intervalMs = parseDuration(o.interval, '--interval');
+  const secret = io.env.WEBHOOK_SECRET || randomBytes(24).toString('hex');
+  if (!io.env.WEBHOOK_SECRET) out('WEBHOOK_SECRET is not set: generated one for this session (the webhooks and the receiver share it).');
+  const config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } });
+  const data = o.data ? resolve(io.cwd, o.data) : join(dirname(config.file), '.robotctl', 'up');
+  mkdirSync(data, { recursive: true, mode: 0o700 });
+  return { file, config, data, secret, intervalMs };
+}
+
+interface Up {
+  agent: Agent;
+  where: Omit<WhereInput, 'config' | 'cwd' | 'agentUrl'>;
+}
+
+/** Hub, robots, published apps, agent; each registered for teardown as soon as it runs. Null when stopped meanwhile. */
+async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: string) => void, stopped: () => boolean): Promise<Up | null> {
+  const token = `hf_${randomBytes(20).toString('hex')}`;
+  const hub = await startEmbeddedHub(p.data, token);
+  teardown.add(() => hub.close());
+  const tokenFile = join(p.data, 'hub-token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
+  const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
+
+  const robots = await startRobots(p.config, { url: hub.url, token }, p.data);
+  teardown.add(() => stopRobots(robots));
+  for (const r of robots) out(`robot ${r.spec.name}: simulated daemon on ${r.daemon.url}`);
+  if (stopped()) return null;
+
+  const published = examplesToPublish(p.config, USER);
+  const client = createHubClient({ endpoint: hub.url, token });
+  teardown.add(() => client.close());
+  await publishExamples(published, client, USER, join(p.data, 'published.json'), upIo);
+  if (stopped()) return null;
+
+  out('agent: installing the apps and starting the active ones (the first up takes a while)...');
+  const agent = await launchAgent(upIo, p.config, {
+    file: p.file, statePath: join(p.data, 'state.json'), token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
+  });
+  teardown.add(() => agent.stop());
+  return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published } };
+}
+
+/** examples/fleet.yaml of the working folder (a clone), else the one shipped in the package. */
+function defaultFile(cwd: string): string {
+  const local = join(cwd, 'examples', 'fleet.yaml');
+  return existsSync(local) ? local : packagePath('examples', 'fleet.yaml');
+}
+
+async function startEmbeddedHub(data: string, token: string): Promise<RunningHub> {
+  const log = createWriteStream(join(data, 'hub.log'), { flags: 'a', mode: 0o600 });
+  try {
+    const hub = await startHub({ port: 0, dataDir: join(data, 'hub'), users: [{ name: USER, token }], log: (line) => { log.write(`${line}\n`); } });
+    const close = hub.close;
+    return { ...hub, close: async () => { await close(); log.end(); } };
+  } catch (err) {
+    log.end();
+    throw new UserError(`cannot start the embedded hub with data in ${join(data, 'hub')}: ${errorMessage(err)}`);
+  }
 }

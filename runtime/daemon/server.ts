@@ -75,7 +75,13 @@ async function startStartupApp(ctx: DaemonContext): Promise<void> {
 export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const app = await buildDaemon(opts);
   const host = opts.host ?? '127.0.0.1';
-  await app.listen({ host, port: opts.port ?? 8000 });
+  try {
+    await app.listen({ host, port: opts.port ?? 8000 });
+  } catch (err) {
+    // listen() made the app ready (robot loop running) before it failed: stop it, or the process never exits.
+    await app.close().catch(() => {});
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 8000;
   const ctx = app.daemon;

@@ -1,0 +1,126 @@
+// How fast the agent reacts, end to end on loopback (embedded hub, simulated
+// robots, real drivers, real pip installs):
+//   1. robot.yaml saved (the active app switches on one robot) → the agent's
+//      run is converged (debounce, observe, stop, start, settle, verify);
+//   2. a commit to an app's Space → the app is reinstalled and running again
+//      at the new revision on 3 robots (delivery, observe, stop, update,
+//      start on all three).
+// Build first: it imports ../dist. Cleans up its temp folder and servers.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const { startHub } = await import('../dist/runtime/hub/server.js');
+const { startDaemon } = await import('../dist/runtime/daemon/server.js');
+const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
+const { loadConfig } = await import('../dist/schema/load.js');
+const { startAgent } = await import('../dist/reconciler/agent/agent.js');
+const { driverPool } = await import('../dist/cli/up/drivers.js');
+
+const USER = { name: 'demo', token: 'hf_bench_agent_token_0123456789' };
+const ROUNDS = 3;
+
+function appFiles(name, version) {
+  return {
+    'pyproject.toml': `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`,
+    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(version)}\n`,
+    [`${name}/main.py`]: 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n',
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(fn, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-agent-'));
+const closers = [];
+try {
+  const hub = await startHub({ users: [USER], port: 0, retryBaseMs: 100 });
+  closers.push(() => hub.close());
+  for (const app of ['app_a', 'app_b']) {
+    await hub.createRepo(USER.name, 'space', `demo/${app}`, { sdk: 'static' });
+    await hub.commit(USER.name, 'space', `demo/${app}`, appFiles(app, 'v0'));
+  }
+  const robots = [];
+  for (const name of ['r0', 'r1', 'r2']) {
+    const daemon = await startDaemon({ appsDir: join(dir, name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: USER.token, startupApp: null });
+    const client = createDaemonClient({ baseUrl: daemon.url });
+    closers.push(async () => { await client.close(); await daemon.close(); });
+    robots.push({ name, url: daemon.url, client });
+  }
+  const file = join(dir, 'robot.yaml');
+  const write = (r0Active) => writeFileSync(file, [
+    'version: 1',
+    'apps:',
+    `  app_a: { source: ${hub.url}/spaces/demo/app_a }`,
+    `  app_b: { source: ${hub.url}/spaces/demo/app_b }`,
+    'active: app_a',
+    'robots:',
+    `  r0: { url: ${robots[0].url}, apps: [app_a, app_b], active: ${r0Active} }`,
+    `  r1: { url: ${robots[1].url}, apps: [app_a] }`,
+    `  r2: { url: ${robots[2].url}, apps: [app_a] }`,
+    'receiver:',
+    '  port: 0',
+    '  endpoints:',
+    '    redeploy: { action: reconcile }',
+    '',
+  ].join('\n'));
+  write('app_a');
+  const env = { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, PATH: process.env.PATH ?? '' };
+  const loaded = loadConfig(file, env);
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+  const pool = driverPool(env, USER.token, () => false);
+  const agent = await startAgent(loaded.config, {
+    file, cwd: dir, env, mode: 'heal', intervalMs: 600_000, statePath: join(dir, 'state.json'),
+    drivers: pool.forConfig, log: () => {}, receiverPort: 0,
+  });
+  closers.push(async () => { await agent.stop(); await pool.close(); });
+  // The hub delivers to a webhook pointing at the agent's receiver (port known only now).
+  await fetch(`${hub.url}/api/settings/webhooks`, {
+    method: 'POST', headers: { authorization: `Bearer ${USER.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${agent.url}/webhooks/redeploy`, watched: [{ type: 'space', name: 'demo/app_a' }], domains: ['repo'] }),
+  });
+  const first = await agent.firstRun;
+  if (first.result !== 'converged') throw new Error(`setup did not converge: ${first.result}`);
+
+  const running = async (r) => (await r.client.currentAppStatus())?.state === 'running' ? (await r.client.currentAppStatus()).info.name : null;
+  const saveTimes = [];
+  for (let i = 0; i < ROUNDS * 2; i++) {
+    const next = i % 2 === 0 ? 'app_b' : 'app_a';
+    const runsBefore = agent.status().lastRun?.startedAt;
+    const t0 = performance.now();
+    write(next);
+    await until(async () => {
+      const last = agent.status().lastRun;
+      return last && last.startedAt !== runsBefore && last.trigger === 'file' && last.result === 'converged' && (await running(robots[0])) === next;
+    }, 20_000, `r0 runs ${next}`);
+    saveTimes.push(performance.now() - t0);
+  }
+  console.log(`agent-reaction file-save-to-converged (1 robot, median of ${saveTimes.length}): ${Math.round(median(saveTimes))} ms (target < 2000 ms)`);
+
+  const commitTimes = [];
+  for (let i = 1; i <= ROUNDS; i++) {
+    const t0 = performance.now();
+    const { commitOid } = await hub.commit(USER.name, 'space', 'demo/app_a', appFiles('app_a', `v${i}`), `v${i}`);
+    await until(async () => {
+      for (const r of robots) {
+        const st = await r.client.currentAppStatus();
+        if (st?.state !== 'running' || st.info.name !== 'app_a' || st.info.extra.installed_sha !== commitOid) return false;
+      }
+      return true;
+    }, 60_000, 'app_a restarted at the new revision on 3 robots');
+    commitTimes.push(performance.now() - t0);
+    await agent.idle();
+  }
+  console.log(`agent-reaction space-commit-to-restarted (3 robots, median of ${commitTimes.length}): ${Math.round(median(commitTimes))} ms (target < 5000 ms)`);
+} finally {
+  for (const close of closers.reverse()) await close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+}

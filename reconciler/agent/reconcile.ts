@@ -1,0 +1,137 @@
+import type { Config, RobotSpec } from '../../schema/types.js';
+import type { HubClient } from '../../drivers/hub/types.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { StateFile } from '../../state/types.js';
+import { readState } from '../../state/file.js';
+import { acquireLock } from '../../state/lock.js';
+import type { RunResult, RunSummary } from '../../runtime/fleet/status-types.js';
+import { errorMessage } from '../../lib/errors.js';
+import { observe } from '../observe.js';
+import { plan } from '../plan.js';
+import { apply, type ApplyDeps } from '../apply.js';
+import type { Observation, Plan, PlanOptions } from '../types.js';
+import { appOfKey, type ExpectedSha, type WorkItem } from './work-item.js';
+import { RunLog } from './run-log.js';
+
+// One run of the agent for one work key: take the state lock, re-read the
+// state, observe, plan, and in heal mode apply and observe again to see
+// what is left. Everything is decided from what was just read (level-based):
+// the key only narrows which robots the run may touch.
+
+export interface AgentDrivers {
+  hub: HubClient;
+  daemon: (robot: RobotSpec) => DaemonClient;
+  /** False when neither the file nor the state has a webhook and there is no token. */
+  listWebhooks: boolean;
+}
+
+export type ApplyTuning = Pick<ApplyDeps, 'backoffMs' | 'maxAttempts' | 'startSettleMs'>;
+
+export interface RunContext {
+  config: Config;
+  statePath: string;
+  mode: 'heal' | 'warn';
+  drivers: AgentDrivers;
+  /** The polite stop: the action in flight finishes, nothing new starts. */
+  stop: AbortSignal;
+  /** The hard stop: the action in flight is aborted too. */
+  hard?: AbortSignal;
+  lockTimeoutMs: number;
+  tuning?: ApplyTuning;
+  log: (line: string) => void;
+  /** Called once the run has observed, before it acts: the drift as found (for GET /status while healing). */
+  onObserved?: (observation: Observation, drift: Plan, state: StateFile) => void;
+  /** How long to wait for the hub to show a revision a delivery announced (default 3 s). */
+  expectTimeoutMs?: number;
+}
+
+export interface RunOutcome {
+  summary: RunSummary;
+  /** The latest observation (after the apply, if any); null when the run failed before observing. */
+  observation: Observation | null;
+  /** Everything still to do after the run (all robots, no target): the drift. */
+  remaining: Plan | null;
+  state: StateFile | null;
+}
+
+export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<RunOutcome> {
+  const startedAt = new Date().toISOString();
+  const runLog = new RunLog(ctx.log);
+  const finish = (result: RunResult, rest: Found): RunOutcome => ({
+    summary: { trigger: item.trigger, startedAt, finishedAt: new Date().toISOString(), result, actions: runLog.results },
+    ...rest,
+  });
+  const app = appOfKey(item.key);
+  if (app !== null && robotsWithApp(ctx.config, app).length === 0) {
+    ctx.log(`  no robot of robot.yaml has ${app}: nothing to do`);
+    return finish('converged', { observation: null, remaining: null, state: null });
+  }
+  let found: Found = { observation: null, remaining: null, state: null };
+  let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
+  try {
+    lock = await acquireLock(ctx.statePath, { timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: ctx.stop });
+    const done = await converge(item, ctx, runLog, (f) => { found = f; });
+    return finish(done.result, done);
+  } catch (err) {
+    ctx.log(`  run failed: ${errorMessage(err)}`);
+    return finish('failed', { ...found, remaining: null });
+  } finally {
+    await lock?.release().catch(() => {});
+  }
+}
+
+type Found = Omit<RunOutcome, 'summary'>;
+
+/** Under the lock: read, observe, plan; in heal mode apply, then look again for what is left. */
+async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (f: Found) => void): Promise<Found & { result: RunResult }> {
+  let state = await readState(ctx.statePath);
+  let observation = await observeExpecting(ctx, item.expect);
+  seen({ observation, remaining: null, state });
+  const first = plan(ctx.config, observation, state, planOptions(item, ctx.config));
+  const before = first.targets.length === 0 ? first : plan(ctx.config, observation, state);
+  ctx.onObserved?.(observation, before, state);
+  if (ctx.mode === 'warn' || first.actions.length === 0) {
+    if (ctx.mode === 'warn') runLog.addPlanned(before);
+    return { result: verdict(before, false), observation, remaining: before, state };
+  }
+  ctx.log(`  ${first.actions.length} action(s) to do`);
+  const applied = await apply(first, ctx.config, {
+    hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, statePath: ctx.statePath, state, ...ctx.tuning,
+    ...(ctx.hard ? { hard: ctx.hard } : {}),
+  }, ctx.stop, runLog.onEvent);
+  runLog.addNotDone(applied.report);
+  state = applied.state;
+  seen({ observation, remaining: null, state });
+  observation = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks });
+  const remaining = plan(ctx.config, observation, state);
+  return { result: verdict(remaining, runLog.failed), observation, remaining, state };
+}
+
+function verdict(remaining: Plan, failed: boolean): RunResult {
+  if (failed) return 'failed';
+  const blind = remaining.hubError !== null || remaining.unreachable.length > 0;
+  return remaining.actions.length > 0 || blind ? 'drift' : 'converged';
+}
+
+/** Which robots a key may touch, and which apps it must reinstall. */
+export function planOptions(item: WorkItem, config: Config): PlanOptions {
+  const app = appOfKey(item.key);
+  if (app === null) return {};
+  const targets = robotsWithApp(config, app).map((r) => `robots.${r}`);
+  return item.key.startsWith('local:') ? { targets, forceUpdate: [app] } : { targets };
+}
+
+export function robotsWithApp(config: Config, app: string): string[] {
+  return Object.values(config.robots).filter((r) => r.apps.includes(app)).map((r) => r.name);
+}
+
+/** Observe; when a delivery announced a Space revision the hub does not show yet, look again briefly. */
+async function observeExpecting(ctx: RunContext, expect: ExpectedSha[]): Promise<Observation> {
+  const deadline = Date.now() + (ctx.expectTimeoutMs ?? 3000);
+  for (;;) {
+    const obs = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks });
+    const behind = expect.filter((e) => e.spaceId in obs.spaces && obs.spaces[e.spaceId]?.sha !== e.sha);
+    if (behind.length === 0 || Date.now() > deadline || ctx.stop.aborted) return obs;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

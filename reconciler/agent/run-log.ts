@@ -1,0 +1,72 @@
+import type { ActionResult } from '../../runtime/fleet/status-types.js';
+import type { Action, Plan } from '../types.js';
+import type { ApplyEvent } from '../apply.js';
+import type { ApplyReport } from '../report.js';
+
+// Turns the executor's events into the per-action results of a run (for
+// GET /status) and into one log line each (for stdout). Lines name the
+// resource and the verb, never a secret: actions carry none.
+
+export class RunLog {
+  readonly results: ActionResult[] = [];
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  /** Actions already reported: an outcome is logged once even if the executor says it twice. */
+  private readonly ended = new Set<Action>();
+
+  onEvent = (e: ApplyEvent): void => {
+    if (e.type === 'action.done' || e.type === 'action.failed') {
+      if (this.ended.has(e.action)) return;
+      this.ended.add(e.action);
+    }
+    switch (e.type) {
+      case 'action.done':
+        this.results.push(result(e.action, 'ok', null, e.ms));
+        this.log(`  done    ${label(e.action)} (${e.ms} ms)${e.performed.detail ? ` ${e.performed.detail}` : ''}`);
+        break;
+      case 'action.failed':
+        this.results.push(result(e.action, 'failed', e.error, e.ms));
+        this.log(`  failed  ${label(e.action)}: ${e.error}`);
+        break;
+      case 'action.retrying':
+        this.log(`  retry   ${label(e.action)} in ${e.delayMs} ms (attempt ${e.attempt}): ${e.error}`);
+        break;
+      case 'rollout.halted':
+        this.log(`  rollout stopped: ${e.halt.failures} failed robot(s), max_failures allows ${e.halt.limit}`);
+        break;
+      default:
+        break;
+    }
+  };
+
+  /** Planned actions that never ran (after a failure, a halt, or a stop). */
+  addNotDone(report: ApplyReport): void {
+    for (const unit of [report.hub, ...report.robots]) {
+      for (const a of unit.notDone) {
+        if (this.results.some((r) => r.address === a.address && r.kind === a.type)) continue;
+        this.results.push(result(a, 'skipped', unit.reason, 0));
+      }
+    }
+  }
+
+  /** Warn mode: what a heal would do, listed as skipped. */
+  addPlanned(plan: Plan): void {
+    for (const a of plan.actions) {
+      this.results.push(result(a, 'skipped', null, 0));
+      this.log(`  drift   ${label(a)} (${a.reason})`);
+    }
+  }
+
+  get failed(): boolean {
+    return this.results.some((r) => r.outcome === 'failed');
+  }
+}
+
+export function label(a: Action): string {
+  return 'robot' in a ? `${a.type} ${a.app} on ${a.robot}` : `${a.type} ${a.address}`;
+}
+
+function result(a: Action, outcome: ActionResult['outcome'], error: string | null, ms: number): ActionResult {
+  return { address: a.address, kind: a.type, outcome, error, durationMs: ms };
+}

@@ -1,0 +1,193 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startHub, type RunningHub } from '../../runtime/hub/server.js';
+import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
+import { createHubClient } from '../../drivers/hub/client.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { HubClient } from '../../drivers/hub/types.js';
+
+// A whole GitOps loop on loopback: the embedded hub with two app Spaces,
+// simulated robots, and a folder for robot.yaml and the state. The apps are
+// stdlib-only Python that write their pid to a file (so a restart shows as a
+// new pid) and exit 0 on SIGINT.
+
+export const USER = { name: 'demo', token: 'hf_agent_test_token_0123456789' };
+export const SECRET = 'agent-test-webhook-secret';
+
+/** Write an app's files into a folder (for path apps). */
+export function writeApp(root: string, name: string, version: string): string {
+  const dir = join(root, name);
+  for (const [rel, text] of Object.entries(appFiles(name, version))) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+export function appFiles(name: string, version: string): Record<string, string> {
+  return {
+    'pyproject.toml': `[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "${name}"
+version = "0.1.0"
+
+[project.entry-points."reachy_mini_apps"]
+${name} = "${name}.main:App"
+
+[tool.setuptools]
+packages = ["${name}"]
+`,
+    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(version)}\n`,
+    [`${name}/main.py`]: `import os, time
+class App:
+    pass
+def main():
+    pids = os.environ.get("AGENT_TEST_PIDS")
+    if pids:
+        port = os.environ.get("ROBOT_DAEMON_URL", "").rsplit(":", 1)[-1]
+        with open(os.path.join(pids, f"{port}-${name}.pid"), "w") as f:
+            f.write(str(os.getpid()))
+    try:
+        while True:
+            time.sleep(0.05)
+    except KeyboardInterrupt:
+        pass
+if __name__ == "__main__":
+    main()
+`,
+  };
+}
+
+export interface Robot {
+  name: string;
+  daemon: RunningDaemon;
+  client: DaemonClient;
+  port: number;
+}
+
+export interface ConfigOptions {
+  active?: string;
+  /** Per-robot active app. */
+  overrides?: Record<string, string>;
+  /** A path app every robot installs: name → folder. */
+  local?: Record<string, string>;
+}
+
+export interface Loop {
+  dir: string;
+  hub: RunningHub;
+  hubClient: HubClient;
+  robots: Robot[];
+  receiverPort: number;
+  file: string;
+  statePath: string;
+  env: NodeJS.ProcessEnv;
+  /** Pid of the app process last started on a robot, or null. */
+  pid(robot: Robot, app: string): number | null;
+  writeConfig(opts?: ConfigOptions): void;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startLoop(opts: { robots: string[]; apps: string[] }): Promise<Loop> {
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-agent-'));
+  const pids = join(dir, 'pids');
+  mkdirSync(pids);
+  const hub = await startHub({ users: [USER], port: 0, retryBaseMs: 100, deliveryTimeoutMs: 5000 });
+  for (const app of opts.apps) {
+    await hub.createRepo(USER.name, 'space', `demo/${app}`, { sdk: 'static' });
+    await hub.commit(USER.name, 'space', `demo/${app}`, appFiles(app, 'v1'), 'first version');
+  }
+  const robots: Robot[] = [];
+  for (const name of opts.robots) {
+    const daemon = await startDaemon({
+      appsDir: join(dir, 'robots', name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: USER.token,
+      startupApp: null, stopTimeoutMs: 5000, env: { ...process.env, AGENT_TEST_PIDS: pids },
+    });
+    const port = Number(new URL(daemon.url).port);
+    robots.push({ name, daemon, port, client: createDaemonClient({ baseUrl: daemon.url, jobTimeoutMs: 120_000 }) });
+  }
+  const receiverPort = await freePort();
+  const file = join(dir, 'robot.yaml');
+  const loop: Loop = {
+    dir, hub, robots, receiverPort, file,
+    hubClient: createHubClient({ endpoint: hub.url, token: USER.token }),
+    statePath: join(dir, '.robotctl', 'state.json'),
+    env: { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, WEBHOOK_SECRET: SECRET, PATH: process.env.PATH ?? '' },
+    pid: (robot, app) => {
+      const f = join(pids, `${robot.port}-${app}.pid`);
+      return existsSync(f) ? Number(readFileSync(f, 'utf8')) : null;
+    },
+    writeConfig: (o = {}) => writeFileSync(file, fleetYaml(loop, opts.apps, o)),
+    close: async () => {
+      await loop.hubClient.close();
+      for (const r of robots) {
+        await r.client.close();
+        await r.daemon.close();
+      }
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return loop;
+}
+
+function fleetYaml(loop: Loop, apps: string[], o: ConfigOptions): string {
+  const watched = apps.map((a) => `      - space:demo/${a}`).join('\n');
+  const appLines = [
+    ...apps.map((a) => `  ${a}: { source: ${loop.hub.url}/spaces/demo/${a} }`),
+    ...Object.entries(o.local ?? {}).map(([a, path]) => `  ${a}: { path: ${path} }`),
+  ].join('\n');
+  const robots = loop.robots.map((r) => {
+    const active = o.overrides?.[r.name];
+    return `  ${r.name}: { url: http://127.0.0.1:${r.port}${active ? `, active: ${active}` : ''} }`;
+  }).join('\n');
+  return `version: 1
+webhooks:
+  redeploy:
+    url: http://127.0.0.1:${loop.receiverPort}/webhooks/redeploy
+    watched:
+${watched}
+    domains: [repo]
+    secret: \${WEBHOOK_SECRET}
+apps:
+${appLines}
+active: ${o.active ?? apps[0]}
+robots:
+${robots}
+rollout: { parallelism: 4 }
+receiver:
+  port: ${loop.receiverPort}
+  secret: \${WEBHOOK_SECRET}
+  endpoints:
+    redeploy: { action: reconcile }
+`;
+}
+
+/** Poll until fn() is truthy. */
+export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

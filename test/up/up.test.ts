@@ -1,0 +1,130 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
+import { freePort, until } from '../agent/fixture.js';
+
+// `robotctl up` as a user runs it (the built CLI in a child process): it
+// gets ready, the robots run their active apps, and Ctrl-C leaves nothing
+// behind: no app process, no bound port.
+
+function fleetFile(dir: string, ports: { receiver: number; desk: number; lab: number }): string {
+  const file = join(dir, 'fleet.yaml');
+  writeFileSync(file, `version: 1
+webhooks:
+  redeploy-apps:
+    url: http://127.0.0.1:${ports.receiver}/webhooks/redeploy
+    watched: [space:demo/hello_app, space:demo/wave_app]
+    domains: [repo]
+    secret: \${WEBHOOK_SECRET}
+apps:
+  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
+  wave_app: { source: https://huggingface.co/spaces/demo/wave_app }
+active: hello_app
+robots:
+  desk: { url: http://127.0.0.1:${ports.desk}, apps: [hello_app] }
+  lab-1: { url: http://127.0.0.1:${ports.lab}, apps: [wave_app], active: wave_app }
+receiver:
+  port: ${ports.receiver}
+  secret: \${WEBHOOK_SECRET}
+  endpoints:
+    redeploy: { action: reconcile }
+`);
+  return file;
+}
+
+/** Pids of processes whose working folder is under `dir` (the robots' app processes). */
+function processesUnder(dir: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readlinkSync(`/proc/${name}/cwd`).startsWith(dir)) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function portFree(port: number): Promise<boolean> {
+  const s: Server = createServer();
+  return new Promise((resolve) => {
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+t.test('up starts everything, the robots run their active apps, Ctrl-C stops all', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-up-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort() };
+  const file = fleetFile(dir, ports);
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.WEBHOOK_SECRET;
+  delete env.HF_TOKEN;
+  delete env.HF_ENDPOINT;
+  const child = spawn(process.execPath, [bin, 'up', '-f', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+
+  await until(() => stdout.includes('robotctl up: ready') || child.exitCode !== null, 120_000, 'robotctl up: ready');
+  t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${stderr}`);
+  t.match(stdout, /WEBHOOK_SECRET is not set: generated one/);
+  t.match(stdout, new RegExp(`desk +http://127\\.0\\.0\\.1:${ports.desk}/`));
+  t.match(stdout, new RegExp(`fleet page +http://127\\.0\\.0\\.1:${ports.receiver}/`));
+  const tokenFile = join(dir, '.robotctl', 'up', 'hub-token');
+  t.equal(statSync(tokenFile).mode & 0o777, 0o600, 'token file is 0600');
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  t.notOk(stdout.includes(token) || stderr.includes(token), 'the token is never printed');
+  t.match(stdout, /export HF_TOKEN="\$\(cat .*hub-token\)"/);
+
+  const desk = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.desk}` });
+  const lab = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.lab}` });
+  t.equal((await desk.currentAppStatus())?.info.name, 'hello_app');
+  t.equal((await lab.currentAppStatus())?.info.name, 'wave_app');
+  await desk.close();
+  await lab.close();
+  const status = await (await fetch(`http://127.0.0.1:${ports.receiver}/status`)).json() as { drift: boolean };
+  t.equal(status.drift, false, 'the fleet is converged');
+  const apps = processesUnder(join(dir, '.robotctl'));
+  t.ok(apps.length >= 2, `the two app processes run (${apps.join(', ')})`);
+
+  child.kill('SIGINT');
+  t.equal(await exited, 0, `exit 0\n${stdout.slice(-500)}\n${stderr}`);
+  t.match(stdout, /stopped\n$/);
+  t.same(apps.filter(alive), [], 'no app process survives');
+  t.same(processesUnder(join(dir, '.robotctl')).filter(alive), [], 'nothing runs from the data folder');
+  for (const port of Object.values(ports)) t.ok(await portFree(port), `port ${port} is free again`);
+});
+
+t.test('a robot port in use is a clear error naming the robot and the port', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-up-busy-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+  const lab = (busy.address() as { port: number }).port;
+  const file = fleetFile(dir, { receiver: await freePort(), desk: await freePort(), lab });
+  const res = await runInProcess(['up', '-f', file, '--data', join(dir, 'data')], { env: { PATH: process.env.PATH ?? '' } });
+  t.equal(res.code, 1);
+  t.match(res.stderr, new RegExp(`cannot start robot lab-1: port ${lab} .*already in use`));
+  t.notMatch(res.stderr, /at .*\.ts:\d+/, 'no stack trace');
+});
