@@ -1,7 +1,7 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
+import { runInPty } from '../helpers/pty.js';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
-import { bin, runCli, runInProcess } from '../helpers/cli.js';
+import { runCli, runInProcess } from '../helpers/cli.js';
 import { ALICE } from './helpers.js';
 
 // `robotctl webhooks` output in every format, messages and exit codes (spec §2).
@@ -139,31 +139,7 @@ t.test('delete asks: stdin answers, EOF aborts, non-human modes refuse', async (
 
 t.test('delete prompt through a pseudo-terminal', async (t) => {
   const id = (await cli(['create', '--watch', 'user:alice', '--url', 'https://x.org/pty', '-q'])).stdout.trim();
-  const script = [
-    'import os, pty, sys',
-    'pid, fd = pty.fork()',
-    'if pid == 0:',
-    '    os.execvp(sys.argv[1], sys.argv[1:])',
-    'out, sent = b"", False',
-    'while True:',
-    '    try:',
-    '        data = os.read(fd, 1024)',
-    '    except OSError:',
-    '        break',
-    '    if not data:',
-    '        break',
-    '    out += data',
-    '    if not sent and b"[y/N]" in out:',
-    '        os.write(fd, b"y\\n")',
-    '        sent = True',
-    '_, status = os.waitpid(pid, 0)',
-    'sys.stdout.write(out.decode())',
-    'sys.exit(os.waitstatus_to_exitcode(status))',
-  ].join('\n');
-  const child = spawn('python3', ['-c', script, process.execPath, bin, 'webhooks', 'delete', id], { env: { ...process.env, ...env, NO_COLOR: '1' } });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  const code = await new Promise<number | null>((r) => child.on('close', r));
+  const { code, output: out } = await runInPty(['webhooks', 'delete', id], { env, answers: [{ when: '[y/N]', send: 'y\n' }] });
   t.equal(code, 0, out);
   t.match(out, `Are you sure you want to delete webhook '${id}'? [y/N]: y`);
   t.match(out, 'Webhook deleted');
