@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
+import { withSessionOptions } from './reconcile/common.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from './reconcile/session.js';
 import { readState, statePath } from '../../state/file.js';
@@ -27,14 +28,11 @@ Ctrl-C finishes the action in flight, releases the state lock and exits 0.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('agent', io)
+  const cmd = withSessionOptions(newCommand('agent', io))
     .description('Watch robot.yaml, heal drift, and redeploy apps on hub deliveries')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
     .option('--interval <duration>', 'drift check interval (e.g. 30s, 5m)', '60s')
     .option('--mode <mode>', 'heal: correct drift; warn: only report it', 'heal')
     .option('--receiver-port <port>', "receiver port (default: the file's receiver.port, else 7860; 0 = any free port)")
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();

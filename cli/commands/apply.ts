@@ -9,7 +9,7 @@ import type { Plan } from '../../reconciler/types.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
 import { readState } from '../../state/file.js';
 import { openSession, parseDuration, unreachableReasons, type Session } from './reconcile/session.js';
-import { blindness, collect } from './reconcile/common.js';
+import { blindness, collect, withSessionOptions } from './reconcile/common.js';
 import { loadSavedPlan } from './reconcile/saved-plan.js';
 import { confirmApply } from './reconcile/confirm.js';
 import { withInterrupts } from './reconcile/interrupt.js';
@@ -30,18 +30,15 @@ Exit codes: 0 converged, 1 an action failed, a robot was unreachable or an error
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('apply', io)
+  const cmd = withSessionOptions(newCommand('apply', io))
     .description('Bring the hub and every robot to what robot.yaml declares')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--plan <file>', 'apply a plan saved by `robotctl plan --out` (rejected if the world changed since)')
     .option('--dry-run', 'show what would happen, change nothing')
     .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
     .option('--parallelism <n>', 'robots worked on at once (default: rollout.parallelism)')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
     .option('--lock-timeout <duration>', 'how long to wait for another apply holding the state lock', '30s')
     .option('--allow-empty', 'allow a plan that deletes everything the file owns')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .option('--json', 'print the final report as JSON (format_version); progress goes to stderr')
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);

@@ -2,7 +2,7 @@ import { useColor, type Io } from '../../lib/io.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
 import { openSession } from './reconcile/session.js';
-import { blindness } from './reconcile/common.js';
+import { blindness, withSessionOptions } from './reconcile/common.js';
 import { diffJson, renderDiff } from '../views/diff-view.js';
 
 interface Options { file: string; json?: boolean; state?: string; token?: string }
@@ -14,12 +14,9 @@ observed is an error (exit 1), never reported as drift.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('diff', io)
+  const cmd = withSessionOptions(newCommand('diff', io))
     .description('Detect drift for CI (exit 0 none, 2 drift, 1 error)')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
     .option('--json', 'print a JSON document (format_version) instead of text')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();

@@ -1,5 +1,6 @@
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
+import { withSessionOptions } from './reconcile/common.js';
 import { newCommand, parse } from '../command.js';
 import { isNotFound } from '../../drivers/hub/errors.js';
 import { acquireLock } from '../../state/lock.js';
@@ -14,13 +15,10 @@ interface Options { file: string; state?: string; token?: string; lockTimeout: s
 const IMPORTED = 'imported';
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('import', io)
+  const cmd = withSessionOptions(newCommand('import', io))
     .description('Adopt an existing hub webhook into the state: import webhooks.NAME ID')
     .argument('<address>', 'webhooks.NAME, a webhook declared in robot.yaml')
     .argument('<id>', 'the hub id of the existing webhook')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .option('--lock-timeout <duration>', 'how long to wait for another robotctl holding the state lock', '30s')
     .addHelpText('after', '\nThe next `robotctl plan` then shows what it takes to make the webhook match the file.\n');
   await parse(cmd, args);

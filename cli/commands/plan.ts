@@ -7,7 +7,7 @@ import { plan } from '../../reconciler/plan.js';
 import { planToJson, renderPlan } from '../../reconciler/render.js';
 import type { Plan } from '../../reconciler/types.js';
 import { openSession } from './reconcile/session.js';
-import { blindness, collect } from './reconcile/common.js';
+import { blindness, collect, withSessionOptions } from './reconcile/common.js';
 
 interface Options { file: string; out?: string; json?: boolean; target: string[]; state?: string; token?: string; allowEmpty?: boolean }
 
@@ -18,14 +18,11 @@ Exit codes: 0 no changes, 2 changes, 1 error (also when the hub or a robot could
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('plan', io)
+  const cmd = withSessionOptions(newCommand('plan', io))
     .description('Show what apply would change (exit 0 nothing, 2 changes)')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
     .option('--out <file>', 'save the plan to this file for `apply --plan`')
     .option('--json', 'print the plan as JSON (format_version) instead of text')
     .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .option('--allow-empty', 'allow a plan that deletes everything the file owns')
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);

@@ -1,4 +1,5 @@
 import { useColor, type Io } from '../../lib/io.js';
+import { withSessionOptions } from './reconcile/common.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
 import { openSession } from './reconcile/session.js';
@@ -7,12 +8,9 @@ import { renderStatus, statusDoc, statusJson } from '../views/status-view.js';
 interface Options { file: string; json?: boolean; state?: string; token?: string }
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('status', io)
+  const cmd = withSessionOptions(newCommand('status', io))
     .description('Table of webhooks, robots, installed and running apps')
-    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
     .option('--json', 'print a JSON document (format_version) instead of tables')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
-    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)')
     .addHelpText('after', '\nExit codes: 0 shown (whatever the status), 1 error.\n');
   await parse(cmd, args);
   const o = cmd.opts<Options>();

@@ -1,6 +1,15 @@
+import type { Command } from 'commander';
 import type { Plan } from '../../../reconciler/types.js';
 
-// Small pieces shared by plan, apply, diff and status.
+// Small pieces shared by plan, apply, diff, status, import and agent.
+
+/** The options every command that opens a session (file, state, hub token) takes. */
+export function withSessionOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
+    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)')
+    .option('--token <token>', 'hub token (default: HF_TOKEN, then the token file)');
+}
 
 /** commander collector for repeatable options. */
 export function collect(value: string, previous: string[]): string[] {
