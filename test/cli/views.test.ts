@@ -1,0 +1,70 @@
+import t from 'tap';
+import { plan } from '../../reconciler/plan.js';
+import { renderStatus, statusDoc, statusJson } from '../../cli/views/status-view.js';
+import { renderState, stateJson } from '../../cli/views/state-view.js';
+import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from '../reconciler/plan-fixtures.js';
+
+// The human and JSON views of `robotctl status` and `robotctl state show`,
+// from data built inline (the commands around them are tested end to end).
+
+const hook = webhook('redeploy');
+const hello = app('hello_app');
+const desired = config({ webhooks: [hook], apps: [hello], active: 'hello_app', robots: [{ name: 'desk' }, { name: 'lab' }] });
+const owned = state({ webhooks: { redeploy: { id: 'wh1', spec: hook } }, apps: { desk: { hello_app: hello } } });
+
+t.test('status: converged webhook, converged robot, drifted robot, unreachable robot', async (t) => {
+  const observed = observation({
+    hooks: [hookOf('wh1', hook), hookOf('other', webhook('foreign', { url: 'https://elsewhere.example/x' }))],
+    robots: {
+      desk: robotObs([installedOf(hello)], { app: installedOf(hello), state: 'running' }),
+      lab: { reachable: false, error: 'connect ECONNREFUSED 127.0.0.1:8001' },
+    },
+  });
+  const doc = statusDoc(desired, observed, owned, plan(desired, observed, owned));
+  const text = renderStatus(doc, false);
+  t.equal(text, [
+    'Webhooks:',
+    '  NAME      ID   URL                                 ENABLED  CONVERGED',
+    '  redeploy  wh1  https://example.org/hooks/redeploy  true     yes',
+    '  1 other webhook(s) on the account are not managed by this file',
+    '',
+    'Robots:',
+    '  NAME  URL                    REACHABLE                               DAEMON   RUNNING              INSTALLED  CONVERGED',
+    '  desk  http://127.0.0.1:8000  yes                                     running  hello_app (running)  hello_app  yes',
+    '  lab   http://127.0.0.1:8001  no connect ECONNREFUSED 127.0.0.1:8001  -        -                    -          -',
+    '',
+  ].join('\n'));
+  t.notMatch(text, SECRET);
+  const json = JSON.parse(statusJson(doc)) as { format_version: string; robots: { name: string; converged: boolean; reachable: boolean }[] };
+  t.equal(json.format_version, '1.0');
+  t.same(json.robots.map((r) => [r.name, r.reachable, r.converged]), [['desk', true, true], ['lab', false, false]]);
+  t.notMatch(statusJson(doc), SECRET);
+});
+
+t.test('status: a drifted webhook says why, and the hub being down is shown', async (t) => {
+  const drifted = observation({ hooks: [hookOf('wh1', hook, { disabled: true, secret: 'rotated-elsewhere-42' })], robots: { desk: robotObs(), lab: robotObs() } });
+  const text = renderStatus(statusDoc(desired, drifted, owned, plan(desired, drifted, owned)), false);
+  t.match(text, '  redeploy  wh1  https://example.org/hooks/redeploy  false    no update: secret changed; enable: disabled on the hub, enabled in robot.yaml\n');
+  t.match(text, /^  desk  http:\/\/127\.0\.0\.1:8000  yes\s+running\s+-\s+-\s+no$/m, 'desk lacks its app');
+  t.notMatch(text, SECRET);
+  t.notMatch(text, 'rotated-elsewhere-42', 'the secret found on the hub is never shown either');
+  const down = observation({ hubError: 'hub unreachable: ECONNREFUSED', robots: { desk: robotObs(), lab: robotObs() } });
+  const downText = renderStatus(statusDoc(desired, down, owned, plan(desired, down, owned)), false);
+  t.match(downText, '  hub not reachable: hub unreachable: ECONNREFUSED');
+  t.match(downText, /redeploy\s+-\s+\S+\s+-\s+no hub not observed/);
+});
+
+t.test('state show: owned webhooks and apps, the lock holder, never a secret', async (t) => {
+  const text = renderState('/x/.robotctl/state.json', true, owned, { pid: 4242, host: 'desk-pc', time: '2026-11-22T05:00:00.000Z', operation: 'apply', token: 'tok-hidden' });
+  t.match(text, 'State: /x/.robotctl/state.json (lineage test-lineage, serial 1)');
+  t.match(text, /redeploy\s+wh1\s+[0-9a-f]{12}…/);
+  t.match(text, /desk\s+hello_app\s+https:\/\/huggingface\.co\/spaces\/alice\/hello_app\s+-/);
+  t.match(text, 'Lock: state is locked by pid 4242 on host desk-pc since 2026-11-22T05:00:00.000Z (apply)');
+  t.notMatch(text, 'tok-hidden', 'the lock token is internal');
+  t.notMatch(text, SECRET);
+  t.equal(renderState('/x/s.json', false, state(), null), 'No state at /x/s.json yet: nothing has been applied with this file.\n\nLock: not locked\n');
+  const json = JSON.parse(stateJson('/x/s.json', true, owned, null)) as { format_version: string; lock: null; state: { webhooks: Record<string, { id: string }> } };
+  t.equal(json.format_version, '1.0');
+  t.equal(json.lock, null);
+  t.equal(json.state.webhooks.redeploy?.id, 'wh1');
+});
