@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
+import { resolveToken } from '../../drivers/hub/token.js';
 
 // `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
 // foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
@@ -75,7 +76,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     host: f.host, port, sim: true, robotName: f.robotName, stopTimeoutMs, python: f.python,
     appsDir: f.appsDir ? resolve(io.cwd, f.appsDir) : defaultAppsDir(home, io.env),
     hubEndpoint: f.hub ?? io.env.HF_ENDPOINT ?? 'https://huggingface.co',
-    hubToken: io.env.HF_TOKEN ?? null,
+    // Same order as every hub call: HF_TOKEN, HF_TOKEN_PATH, $HF_HOME/token (`robotctl auth login`).
+    hubToken: resolveToken({ env: io.env })?.token ?? null,
     ...(f.startupApp !== undefined ? { startupApp: f.startupApp } : {}),
     env: io.env,
     log: (line) => io.err(`${line}\n`),

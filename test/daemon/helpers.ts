@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
@@ -162,4 +162,18 @@ export function groupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every file under dir as {relative path: text}: the body of a hub commit. */
+export function treeFiles(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -1,10 +1,10 @@
 import t from 'tap';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { DaemonError } from '../../drivers/daemon/errors.js';
-import { closePair, daemonPair, makeApp, until, type Pair } from './helpers.js';
+import { closePair, daemonPair, makeApp, treeFiles, until, type Pair } from './helpers.js';
 
 // Installs as background jobs (spec §2, §4) from Spaces on the embedded hub
 // and from local paths; failed and interrupted installs keep the old version.
@@ -28,21 +28,8 @@ const logs: string[] = [];
 let hub: RunningHub;
 let pair: Pair;
 
-function files(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 async function pushSpace(repo: string, dir: string): Promise<string> {
-  return (await hub.commit('demo', 'space', repo, files(dir))).commitOid;
+  return (await hub.commit('demo', 'space', repo, treeFiles(dir))).commitOid;
 }
 
 async function runMarker(name: string): Promise<string> {
@@ -110,7 +97,7 @@ t.test('update when the Space changed; refused while running; check-updates sees
 
 t.test('a failed install keeps the previous version working, with the logs in the error', async (t) => {
   const broken = makeApp(join(root, 'v3'), 'hello_space', MARKER_BODY, { marker: 'v3' });
-  const f = files(broken);
+  const f = treeFiles(broken);
   f['pyproject.toml'] = 'this is [not toml';
   await hub.commit('demo', 'space', 'demo/hello_space', f);
   const err = await pair.client.update('hello_space').then(() => null, (e: unknown) => e);
