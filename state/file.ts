@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { constants as fsc } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { atomicWrite } from '../lib/atomic-write.js';
 import { UserError, errorMessage } from '../lib/errors.js';
 import { STATE_VERSION, type StateFile } from './types.js';
 import { validateState } from './validate.js';
@@ -28,6 +28,10 @@ export async function readState(path: string): Promise<StateFile> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return newState();
     throw new UserError(`cannot read the state file ${path}: ${errorMessage(err)}`);
   }
+  return parseState(text, path);
+}
+
+function parseState(text: string, path: string): StateFile {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -47,41 +51,21 @@ export async function writeState(path: string, state: StateFile): Promise<StateF
     throw new UserError(`the state file ${path} belongs to another lineage (${onDisk.lineage}, not ${state.lineage}); refusing to overwrite it`);
   }
   const next: StateFile = { ...state, serial: Math.max(state.serial, onDisk?.serial ?? 0) + 1 };
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   try {
-    const fh = await open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, 0o600);
-    try {
-      await fh.writeFile(`${JSON.stringify(next, null, 2)}\n`);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
+    await atomicWrite(path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
   } catch (err) {
-    await rm(tmp, { force: true });
     throw new UserError(`cannot write the state file ${path}: ${errorMessage(err)}`);
   }
-  await syncDir(dir);
   return next;
 }
 
 async function readExisting(path: string): Promise<StateFile | null> {
+  let text: string;
   try {
-    await readFile(path);
+    text = await readFile(path, 'utf8');
   } catch {
     return null;
   }
-  return readState(path);
-}
-
-/** Make the rename itself durable; not every platform lets a folder be fsynced. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, fsc.O_RDONLY);
-    try { await fh.sync(); } finally { await fh.close(); }
-  } catch {
-    // best effort
-  }
+  return parseState(text, path);
 }

@@ -7,7 +7,7 @@ import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import { HubError } from '../../drivers/hub/errors.js';
 import { resolveToken, tokenFilePath } from '../../drivers/hub/token.js';
-import { atomicWrite } from '../../runtime/hub/persist.js';
+import { atomicWrite } from '../../lib/atomic-write.js';
 import { readSecret } from './webhooks/prompt.js';
 
 // `robotctl auth`: the token file huggingface_hub also reads, so `hf auth login`

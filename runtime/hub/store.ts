@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWrite, CoalescingWriter, removeStaleTemps } from './persist.js';
+import { CoalescingWriter } from './persist.js';
+import { atomicWrite, removeStaleTemps } from '../../lib/atomic-write.js';
 import { blobOid } from './ids.js';
 import { emptyData, HUB_DATA_VERSION, type HubData } from './types.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 
@@ -36,13 +36,6 @@ export async function treeHash(dir: string): Promise<string> {
     h.update(f).update('\0').update(await readFile(join(dir, f))).update('\0');
   }
   return h.digest('hex');
-}
-
-/** Write then rename: a reader sees the old or the new content, never half. */
-export async function writeAtomic(path: string, content: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  await writeFile(tmp, content);
-  await rename(tmp, path);
 }
 
 export async function readJson(path: string): Promise<unknown> {

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import type { AppInfo } from '../../../drivers/daemon/types.js';
-import { stagingCopy, treeHash, writeAtomic } from './files.js';
+import { stagingCopy, treeHash } from './files.js';
+import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { runCommand } from './run.js';
 import { missingDependencies } from './deps.js';
@@ -68,7 +69,7 @@ async function collectGarbage(deps: InstallDeps, name: string): Promise<void> {
 async function activate(deps: InstallDeps, venv: Venv, record: AppRecord, log: Log): Promise<void> {
   const previous = await deps.store.record(record.info.name);
   record.custom_app_url = await customAppUrl(record.version_dir);
-  await writeAtomic(pthPath(venv, record.info.name), `${record.version_dir}\n`);
+  await atomicWrite(pthPath(venv, record.info.name), `${record.version_dir}\n`);
   await deps.store.saveRecord(record);
   if (previous && previous.version_dir !== record.version_dir) await rm(previous.version_dir, { recursive: true, force: true });
   log(`Successfully installed '${record.info.name}' in ${venv.dir}`);

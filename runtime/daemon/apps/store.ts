@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppInfo } from '../../../drivers/daemon/types.js';
-import { readJson, writeAtomic } from './files.js';
+import { readJson } from './files.js';
+import { atomicWrite } from '../../../lib/atomic-write.js';
 import { scanEntryPoints, type EntryPoint } from './entry-points.js';
 
 // What the daemon keeps in --apps-dir besides the venv: one metadata file
@@ -57,7 +58,7 @@ export class AppStore {
 
   async saveRecord(r: AppRecord): Promise<void> {
     await mkdir(this.metaDir(), { recursive: true });
-    await writeAtomic(join(this.metaDir(), `${r.info.name}.json`), `${JSON.stringify(r, null, 2)}\n`);
+    await atomicWrite(join(this.metaDir(), `${r.info.name}.json`), `${JSON.stringify(r, null, 2)}\n`);
   }
 
   async dropRecord(name: string): Promise<void> {
@@ -71,7 +72,7 @@ export class AppStore {
 
   async setStartupApp(name: string | null): Promise<void> {
     await mkdir(this.appsDir, { recursive: true });
-    await writeAtomic(join(this.appsDir, 'startup-app.json'), `${JSON.stringify({ startup_app: name })}\n`);
+    await atomicWrite(join(this.appsDir, 'startup-app.json'), `${JSON.stringify({ startup_app: name })}\n`);
   }
 
   async robotName(): Promise<string | null> {
@@ -81,7 +82,7 @@ export class AppStore {
 
   async setRobotName(name: string): Promise<void> {
     await mkdir(this.appsDir, { recursive: true });
-    await writeAtomic(join(this.appsDir, 'robot-name.json'), `${JSON.stringify({ name })}\n`);
+    await atomicWrite(join(this.appsDir, 'robot-name.json'), `${JSON.stringify({ name })}\n`);
   }
 
   /**

@@ -4,7 +4,8 @@ import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '../../../lib/paths.js';
-import { readJson, stagingCopy, treeHash, writeAtomic } from './files.js';
+import { readJson, stagingCopy, treeHash } from './files.js';
+import { atomicWrite } from '../../../lib/atomic-write.js';
 import { runCommand } from './run.js';
 
 // The apps' one virtual environment, <appsDir>/venv. Creating one costs
@@ -75,7 +76,7 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   const python = join(building, 'bin', 'python');
   await runCommand(python, ['-m', 'pip', 'install', '--no-index', await wheelFile()], { onLine: log });
   await installSdk(python, log);
-  await writeAtomic(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
+  await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   // Another process may have won the race: then its template is as good as ours.
   await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
   await pruneTemplates(template);
@@ -110,7 +111,7 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
   if (marker?.sdk !== sdk) {
     log('Updating the app SDK in the apps virtual environment');
     await installSdk(python, log);
-    await writeAtomic(join(dir, MARKER), JSON.stringify({ ...marker, sdk }));
+    await atomicWrite(join(dir, MARKER), JSON.stringify({ ...marker, sdk }));
   }
   return { dir, python, sitePackages: await sitePackagesOf(dir) };
 }
