@@ -5,10 +5,9 @@ import { withSessionOptions } from './reconcile/common.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from './reconcile/session.js';
 import { readState, statePath } from '../../state/file.js';
-import { resolveToken } from '../../drivers/hub/token.js';
 import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
-import { driverPool } from '../up/drivers.js';
+import { driverPool, hubAccess } from './reconcile/drivers.js';
 import { waitForStop } from '../up/signals.js';
 
 interface Options { file: string; interval: string; mode: string; receiverPort?: string; state?: string; token?: string }
@@ -67,13 +66,9 @@ export interface LaunchOptions {
 
 /** Start an agent on a loaded config with real drivers; `stop()` also closes the drivers. Used by `up` too. */
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
-  const token = resolveToken({ flag: o.token ?? null, env: io.env });
   const owned = Object.keys((await readState(o.statePath)).webhooks).length > 0;
-  const needsHub = (c: Config): boolean => owned || Object.keys(c.webhooks).length > 0;
-  if (needsHub(config) && !token) {
-    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
-  }
-  const pool = driverPool(io.env, token?.token ?? null, (c) => needsHub(c) || token !== null);
+  const access = hubAccess(io, o.token, owned, config);
+  const pool = driverPool(io.env, access.token, access.listWebhooks, 'robotctl-agent');
   let agent: Agent;
   try {
     agent = await startAgent(config, {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../schema/load.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
-import { driverPool } from '../../cli/up/drivers.js';
+import { driverPool } from '../../cli/commands/reconcile/drivers.js';
 import type { Loop } from './fixture.js';
 
 // An agent on a Loop's robot.yaml with the real drivers, tuned for tests

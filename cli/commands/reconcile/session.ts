@@ -3,15 +3,12 @@ import type { Io } from '../../../lib/io.js';
 import { ExitError, UserError } from '../../../lib/errors.js';
 import { loadConfig } from '../../../schema/load.js';
 import { formatDiagnostic, type Config, type RobotSpec } from '../../../schema/types.js';
-import { createHubClient } from '../../../drivers/hub/client.js';
-import { resolveEndpoint } from '../../../drivers/hub/endpoint.js';
-import { resolveToken } from '../../../drivers/hub/token.js';
 import type { HubClient } from '../../../drivers/hub/types.js';
-import { createDaemonClient } from '../../../drivers/daemon/client.js';
 import type { DaemonClient } from '../../../drivers/daemon/types.js';
 import { readState, statePath } from '../../../state/file.js';
 import type { StateFile } from '../../../state/types.js';
 import { observe } from '../../../reconciler/observe.js';
+import { driverPool, hubAccess } from './drivers.js';
 import type { Observation } from '../../../reconciler/types.js';
 
 // What every reconciling command starts from: the loaded file, its state,
@@ -48,28 +45,13 @@ export async function openSession(io: Io, o: SessionOptions): Promise<Session> {
   const config = loadOrExit(o.file, io);
   const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
   const state = await readState(path);
-  const token = resolveToken({ flag: o.token ?? null, env: io.env });
-  const needsHub = Object.keys(config.webhooks).length > 0 || Object.keys(state.webhooks).length > 0;
-  if (needsHub && !token) {
-    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
-  }
-  const hub = createHubClient({ endpoint: resolveEndpoint(io.env, config.hub.endpoint), token: token?.token ?? null });
-  const daemons = new Map<string, DaemonClient>();
-  const daemon = (robot: RobotSpec): DaemonClient => {
-    let c = daemons.get(robot.name);
-    if (!c) {
-      c = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000 });
-      daemons.set(robot.name, c);
-    }
-    return c;
-  };
-  const listWebhooks = needsHub || token !== null;
+  const access = hubAccess(io, o.token, Object.keys(state.webhooks).length > 0, config);
+  const pool = driverPool(io.env, access.token, access.listWebhooks);
+  const drivers = pool.forConfig(config);
   return {
-    config, statePath: path, state, hub, daemon, listWebhooks,
-    observe: (signal) => observe(config, { hub, daemon }, signal, { listWebhooks }),
-    close: async () => {
-      await Promise.allSettled([hub.close(), ...[...daemons.values()].map((d) => d.close())]);
-    },
+    config, statePath: path, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
+    observe: (signal) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks }),
+    close: () => pool.close(),
   };
 }
 

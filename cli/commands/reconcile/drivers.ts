@@ -1,0 +1,68 @@
+import type { Io } from '../../../lib/io.js';
+import { UserError } from '../../../lib/errors.js';
+import type { Config, RobotSpec } from '../../../schema/types.js';
+import { createHubClient } from '../../../drivers/hub/client.js';
+import { resolveEndpoint } from '../../../drivers/hub/endpoint.js';
+import { resolveToken } from '../../../drivers/hub/token.js';
+import type { HubClient } from '../../../drivers/hub/types.js';
+import { createDaemonClient } from '../../../drivers/daemon/client.js';
+import type { DaemonClient } from '../../../drivers/daemon/types.js';
+import type { AgentDrivers } from '../../../reconciler/agent/reconcile.js';
+
+// The drivers of every reconciling command and of the agent, for whatever
+// robot.yaml says now: a reload may point a robot at another URL or the hub
+// elsewhere, so clients are cached by URL (not by name) and all closed
+// together at the end.
+
+export interface HubAccess {
+  token: string | null;
+  /** Whether observing this config lists the account's webhooks. */
+  listWebhooks: (config: Config) => boolean;
+}
+
+/**
+ * The hub token (--token, HF_TOKEN, token files). A file that declares or
+ * owns webhooks needs one; a robots-only file without a token skips the hub.
+ */
+export function hubAccess(io: Io, flag: string | null | undefined, ownsWebhooks: boolean, config: Config): HubAccess {
+  const found = resolveToken({ flag: flag ?? null, env: io.env });
+  const needsHub = (c: Config): boolean => ownsWebhooks || Object.keys(c.webhooks).length > 0;
+  if (needsHub(config) && !found) {
+    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
+  }
+  return { token: found?.token ?? null, listWebhooks: (c) => needsHub(c) || found !== null };
+}
+
+export interface DriverPool {
+  forConfig(config: Config): AgentDrivers;
+  close(): Promise<void>;
+}
+
+export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, userAgent?: string): DriverPool {
+  const hubs = new Map<string, HubClient>();
+  const daemons = new Map<string, DaemonClient>();
+  const hubFor = (endpoint: string): HubClient => {
+    let hub = hubs.get(endpoint);
+    if (!hub) {
+      hub = createHubClient({ endpoint, token, ...(userAgent ? { userAgent } : {}) });
+      hubs.set(endpoint, hub);
+    }
+    return hub;
+  };
+  const daemon = (robot: RobotSpec): DaemonClient => {
+    let client = daemons.get(robot.url);
+    if (!client) {
+      client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000 });
+      daemons.set(robot.url, client);
+    }
+    return client;
+  };
+  return {
+    forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, listWebhooks: listWebhooks(config) }),
+    close: async () => {
+      await Promise.allSettled([...hubs.values(), ...daemons.values()].map((c) => c.close()));
+      hubs.clear();
+      daemons.clear();
+    },
+  };
+}
