@@ -4,6 +4,7 @@ import type {
   WebhookDomain, WebhookSpec,
 } from './types.js';
 import { entries, has, record, type Data } from './rules-util.js';
+import { spaceIdFromUrl } from '../lib/space-id.js';
 
 // Turn a document that passed the schema and the rules into the resolved
 // Config: defaults applied, short forms expanded, overrides merged.
@@ -57,15 +58,10 @@ function webhookSpec(name: string, w: Data): WebhookSpec {
 function appSpec(name: string, a: Data, baseDir: string): AppSpec {
   const source = str(a.source);
   const path = str(a.path);
-  return { name, source, spaceId: source ? spaceId(source) : null, path: path === null ? null : resolve(baseDir, path) };
+  return { name, source, spaceId: source ? spaceIdFromUrl(source) : null, path: path === null ? null : resolve(baseDir, path) };
 }
 
 /** `owner/name` from a Space URL: its last two path segments. */
-export function spaceId(source: string): string {
-  const parts = new URL(source).pathname.split('/').filter(Boolean);
-  return parts.slice(-2).join('/');
-}
-
 function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null): RobotSpec {
   const apps = Array.isArray(r.apps) ? r.apps.map(String) : [...allApps];
   const active = has(r, 'active') ? str(r.active) : fleetActive;

@@ -9,7 +9,8 @@ import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { runCommand } from './run.js';
 import { missingDependencies } from './deps.js';
 import { customAppUrl } from './custom-url.js';
-import { spaceIdFromUrl, type SpaceSource } from './space-source.js';
+import type { SpaceSource } from './space-source.js';
+import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
 import type { Venv } from './venv.js';
 
