@@ -1,7 +1,7 @@
 import { ansi } from '../lib/io.js';
 import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from './types.js';
 import { isRobotAction, isWebhookAction } from './types.js';
-import { SENSITIVE } from './webhook-diff.js';
+import { SENSITIVE } from '../lib/sensitive.js';
 
 export { planToJson, parsePlan } from './plan-json.js';
 

@@ -4,13 +4,12 @@ import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
 import { optionalSecretHash, webhookSpecHash } from './hash.js';
+import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
 import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './normalise.js';
 
 // Compare one owned webhook with its spec. Secrets are compared by hash and
 // enter the diff only as markers, so no clear value can reach a plan.
 
-export const SENSITIVE = '(sensitive)';
-export const SENSITIVE_CHANGED = '(sensitive value changed)';
 export const JOB_ID_UNKNOWN = '(not reported by the hub)';
 
 type Doc = Record<FieldChange['field'], unknown>;

@@ -1,9 +1,8 @@
 import type { Config, MaxFailures } from './types.js';
+import { SENSITIVE } from '../lib/sensitive.js';
 
 // The resolved config as plain data, in robot.yaml's own vocabulary, with
 // every secret replaced: safe to print (validate --print) or log.
-
-export const SENSITIVE = '(sensitive)';
 
 export function redactedConfig(config: Config): unknown {
   return {

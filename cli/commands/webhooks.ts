@@ -9,6 +9,7 @@ import { checkExclusiveFormats, chooseFormat, FORMAT_CHOICES } from './webhooks/
 import { confirm, dict, fail, result, table, type Output } from './webhooks/output.js';
 import { collect, parseDomain, parseWatch, uniqueDomains } from './webhooks/options.js';
 import { cliHubClient, requireToken } from './webhooks/client.js';
+import { SENSITIVE } from '../../lib/sensitive.js';
 
 // `robotctl webhooks`: the commands, options, output and messages of `hf webhooks` (spec §2).
 
@@ -49,7 +50,7 @@ async function withHub<T>(io: Io, o: CommonOpts, out: Output, fn: (hub: HubClien
 
 function infoView(w: HubWebhook, showSecret: boolean): Record<string, unknown> {
   const job = w.job ? jobSpecView(w.job) : null;
-  const secret = w.secret === null ? null : showSecret ? w.secret : '(sensitive)';
+  const secret = w.secret === null ? null : showSecret ? w.secret : SENSITIVE;
   return { id: w.id, url: w.url, job, watched: w.watched, domains: w.domains, secret, disabled: w.disabled };
 }
 

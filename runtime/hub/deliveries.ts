@@ -7,6 +7,7 @@ import { sendOnce } from './send.js';
 import { objectId } from './ids.js';
 import type { HubStore } from './store.js';
 import type { DeliveryAttempt, StoredWebhook } from './types.js';
+import { SENSITIVE } from '../../lib/sensitive.js';
 
 export interface DelivererOptions {
   store: HubStore;
@@ -125,7 +126,7 @@ export class Deliverer {
     const runs = this.opts.store.data.jobRuns;
     runs.push({
       id: objectId(), webhookId: w.id, owner: w.owner, at: new Date().toISOString(),
-      env: { ...env, ...(w.secret ? { WEBHOOK_SECRET: '(sensitive)' } : {}) },
+      env: { ...env, ...(w.secret ? { WEBHOOK_SECRET: SENSITIVE } : {}) },
       command: cmd, exitCode: result.exitCode, error: result.error,
     });
     if (runs.length > MAX_JOB_RUNS) runs.splice(0, runs.length - MAX_JOB_RUNS);
