@@ -40,13 +40,3 @@ export function observedSpec(hook: HubWebhook, jobIdFallback: string | null): Om
     enabled: !hook.disabled,
   };
 }
-
-export function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** `space:alice/app` form, for display. */
-export function unWatchedKey(key: string): WatchedItem {
-  const i = key.indexOf(':');
-  return { type: key.slice(0, i) as WatchedItem['type'], name: key.slice(i + 1) };
-}
