@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import { collectProblems, contrastProblems, horizontalOverflow, LAPTOP, launchChromium, PHONE, screenshotDir, skipWithoutChromium } from './browser.js';
-import { sampleApp } from './sample-apps.js';
+import { repoRoot } from '../helpers/cli.js';
+
+const example = (name: string): string => join(repoRoot, 'examples', 'apps', name);
 
 // The robot dashboard served by a real simulated daemon, driven like a user:
 // install from a path, start, watch the robot move, stop, crash, remove.
@@ -61,7 +63,7 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   t.equal(await page.locator('#install-source').getAttribute('aria-invalid'), 'true');
 
   // Install from a local path; the job log streams into the page.
-  const hello = await sampleApp('hello_app', dir);
+  const hello = example('hello_app');
   await installFromPath(page, hello, 'hello_app');
   t.equal(await text(page, '#job-status'), 'done');
   t.match(await text(page, '#job-log'), /completed successfully/);
@@ -117,7 +119,7 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   t.match(await text(page, '#messages'), /hello_app stopped/);
 
   // A crash shows the error with the stderr tail.
-  await installFromPath(page, await sampleApp('crash_app', dir), 'crash_app');
+  await installFromPath(page, example('crash_app'), 'crash_app');
   await page.locator('button[aria-label="Start crash_app"]').click();
   await waitText(page, '#current-state', /^error$/);
   t.equal(await page.locator('#current-error-box').isVisible(), true);
