@@ -15,7 +15,7 @@ const { startDaemon } = await import('../dist/runtime/daemon/server.js');
 const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
 const { loadConfig } = await import('../dist/schema/load.js');
 const { startAgent } = await import('../dist/reconciler/agent/agent.js');
-const { driverPool } = await import('../dist/cli/commands/reconcile/drivers.js');
+const { driverPool } = await import('../dist/cli/session/drivers.js');
 
 const USER = { name: 'demo', token: 'hf_bench_agent_token_0123456789' };
 const ROUNDS = 3;

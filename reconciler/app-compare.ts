@@ -1,6 +1,7 @@
 import type { AppSpec } from '../schema/types.js';
-import type { AppInfo } from '../drivers/daemon/types.js';
-import type { AppRecord, UpdateAppAction } from './types.js';
+import type { AppInfo } from '../lib/wire/daemon.js';
+import type { UpdateAppAction } from './types.js';
+import type { AppRecord } from '../state/types.js';
 
 // Is an installed app the one robot.yaml asks for? The daemon's AppInfo
 // says where it came from (url / extra.path) and sometimes its revision

@@ -10,8 +10,6 @@ import type { UnitEmitted } from './execute/machine.js';
 import { StateRecorder } from './execute/recorder.js';
 import { TerminalError } from './execute/errors.js';
 
-export { exitCodeOf } from './report.js';
-
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
 // in the state file as it happens, and reports each outcome through onEvent.

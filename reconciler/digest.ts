@@ -1,6 +1,6 @@
 import type { Config } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
-import type { AppInfo } from '../drivers/daemon/types.js';
+import type { AppInfo } from '../lib/wire/daemon.js';
 import type { Observation, RobotObservation } from './types.js';
 import { canonicalJson, optionalSecretHash, sha256, webhookSpecHash } from './hash.js';
 

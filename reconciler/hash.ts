@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WebhookSpec } from '../schema/types.js';
-import { normaliseDomains, watchedKeys } from './normalise.js';
+import { normaliseDomains, watchedKeys } from './webhook-normal-form.js';
 
 // Hashes are pure functions of data (no clock, no salt) so that a plan made
 // twice from the same inputs is byte-identical.

@@ -3,7 +3,7 @@ import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import { errorMessage } from '../lib/errors.js';
 import type { HubObservation, Observation, RobotObservation } from './types.js';
-import { mapBounded } from './execute/pool.js';
+import { mapBounded } from '../lib/map-bounded.js';
 
 // observe(config) → Observation: everything the planner compares against,
 // read with as few calls as possible. One list call covers every webhook of

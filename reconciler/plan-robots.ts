@@ -1,7 +1,8 @@
 import type { AppSpec, RobotSpec } from '../schema/types.js';
-import type { AppInfo, AppStatus } from '../drivers/daemon/types.js';
+import type { AppInfo, AppStatus } from '../lib/wire/daemon.js';
 import type { RobotRecord } from '../state/types.js';
-import type { AppRecord, RobotAction, RobotObservation, UpdateAppAction } from './types.js';
+import type { RobotAction, RobotObservation, UpdateAppAction } from './types.js';
+import type { AppRecord } from '../state/types.js';
 import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare.js';
 
 // Robot half of the planner, one robot at a time. Order on a robot:

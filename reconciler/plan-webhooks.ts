@@ -1,9 +1,10 @@
-import type { WatchedItem, WebhookDomain, WebhookSpec } from '../schema/types.js';
+import type { WebhookSpec } from '../schema/types.js';
+import type { WatchedItem, WebhookDomain } from '../lib/wire/hub.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
 import type { UnmanagedWebhook, WebhookAction } from './types.js';
 import { optionalSecretHash, webhookSpecHash } from './hash.js';
-import { desiredView, normaliseDomains, watchedKeys } from './normalise.js';
+import { desiredView, normaliseDomains, watchedKeys } from './webhook-normal-form.js';
 import { diffWebhook } from './webhook-diff.js';
 
 // Webhook half of the planner. Ownership is the state's name → id map: only

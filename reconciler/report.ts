@@ -64,14 +64,6 @@ export function totals(units: UnitReport[]): ApplyReport['totals'] {
   return t;
 }
 
-/** 0 converged, 130 interrupted, 1 anything else short of converged. */
-export function exitCodeOf(report: ApplyReport): number {
-  if (report.interrupted) return 130;
-  const units = [report.hub, ...report.robots];
-  const bad = units.some((u) => u.status === 'failed' || u.status === 'unreachable' || (u.status === 'skipped' && u.reason !== 'not targeted'));
-  return bad ? 1 : 0;
-}
-
 /** The report of a plan with nothing to do (or a dry run): no unit ran. */
 export function reportWithoutRun(plan: Plan, config: Config, note: UnitStatus | null = null, reasons: Reasons = {}): ApplyReport {
   const robots = Object.keys(config.robots).map((name) => {

@@ -1,8 +1,8 @@
 import type { Config } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
-import type { AppInfo } from '../drivers/daemon/types.js';
+import type { AppInfo } from '../lib/wire/daemon.js';
 import type { ActionResult, StateFile } from '../state/types.js';
-import { nextState } from '../state/next.js';
+import { nextState } from './state-transition.js';
 import type { Action, Observation, Plan, RobotObservation } from './types.js';
 
 // A pure model of what a fully successful apply does to the world. Used by

@@ -1,6 +1,7 @@
-import type { WebhookDomain } from '../schema/types.js';
+import type { AppRecord } from '../state/types.js';
+import type { WebhookDomain } from '../lib/wire/hub.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
-import type { AppInfo, AppStatus, DaemonStatus } from '../drivers/daemon/types.js';
+import type { AppInfo, AppStatus, DaemonStatus } from '../lib/wire/daemon.js';
 
 // The data that flows observe → plan → execute → report. A Plan is plain JSON:
 // it can be saved, printed, diffed and re-read (format_version guards that).
@@ -43,13 +44,6 @@ export interface PatchOp {
   path: string;
   value?: unknown;
   from?: string;
-}
-
-/** What this file records about one app it installed (also the state file shape). */
-export interface AppRecord {
-  source: string | null;
-  path: string | null;
-  sha: string | null;
 }
 
 interface Base {

@@ -5,7 +5,7 @@ import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
 import { optionalSecretHash, webhookSpecHash } from './hash.js';
 import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
-import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './normalise.js';
+import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './webhook-normal-form.js';
 
 // Compare one owned webhook with its spec. Secrets are compared by hash and
 // enter the diff only as markers, so no clear value can reach a plan.

@@ -5,7 +5,7 @@ import { formatPath, locate, parseYaml, type Finding, type Located } from './yam
 import { substituteDocument } from './env.js';
 import { schemaFindings } from './validate-schema.js';
 import { ruleFindings } from './rules.js';
-import { normalize } from './normalize.js';
+import { buildConfig } from './build-config.js';
 import { record } from './rules-util.js';
 
 // robot.yaml → Config, or every problem of the file at once as diagnostics
@@ -59,7 +59,7 @@ function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessE
   const findings = withoutShadowed([envFindings, ruleFindings(data, env), schemaFindings(data)]);
   if (findings.length) return fail(label, findings.map((f) => locate(parsed, f)));
   const root = record(data) ?? {};
-  return { ok: true, config: normalize(root, abs, dirname(abs), env), diagnostics: [] };
+  return { ok: true, config: buildConfig(root, abs, dirname(abs), env), diagnostics: [] };
 }
 
 // Findings come in tiers, most specific first; a later tier's complaint about

@@ -1,4 +1,4 @@
-import { WATCHED_TYPES } from './types.js';
+import { WATCHED_TYPES } from '../lib/wire/hub.js';
 import { didYouMean } from './did-you-mean.js';
 import { entries, exactlyOne, httpUrlProblem, record, type Data } from './rules-util.js';
 import { fleetFindings } from './rules-fleet.js';

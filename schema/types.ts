@@ -1,17 +1,7 @@
+import type { WatchedItem, WebhookDomain } from '../lib/wire/hub.js';
+
 // The resolved, validated robot.yaml: one type per concept, reused from the
 // loader to the planner to the report. Produced by schema/load.ts only.
-
-export const WATCHED_TYPES = ['dataset', 'model', 'space', 'org', 'user'] as const;
-export type WatchedType = (typeof WATCHED_TYPES)[number];
-
-export const WEBHOOK_DOMAINS = ['repo', 'discussion'] as const;
-export type WebhookDomain = (typeof WEBHOOK_DOMAINS)[number];
-
-/** A watched item, always in long form once loaded (`space:alice/app` → {type, name}). */
-export interface WatchedItem {
-  type: WatchedType;
-  name: string;
-}
 
 /** Desired webhook. Exactly one of url / jobId is set. */
 export interface WebhookSpec {

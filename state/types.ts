@@ -1,5 +1,3 @@
-import type { AppRecord } from '../reconciler/types.js';
-
 // The record of what one robot.yaml owns. Version 1; a reader rejects any
 // other version with a message telling what to do (no silent upgrade).
 
@@ -10,6 +8,13 @@ export interface WebhookRecord {
   id: string;
   /** webhookSpecHash of the spec last applied (secret only as a hash). */
   specHash: string;
+}
+
+/** What this file records about one app it installed (also the state file shape). */
+export interface AppRecord {
+  source: string | null;
+  path: string | null;
+  sha: string | null;
 }
 
 export interface RobotRecord {

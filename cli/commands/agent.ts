@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
-import { withSessionOptions } from './reconcile/common.js';
+import { withSessionOptions } from '../session/options.js';
 import { newCommand, parse } from '../command.js';
-import { loadOrExit, parseDuration } from './reconcile/session.js';
+import { loadOrExit, parseDuration } from '../session/session.js';
 import { readState, statePath } from '../../state/file.js';
 import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
-import { driverPool, hubAccess } from './reconcile/drivers.js';
+import { driverPool, hubAccess } from '../session/drivers.js';
+import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../up/signals.js';
 
 interface Options { file: string; interval: string; mode: string; receiverPort?: string; state?: string; token?: string }
@@ -73,7 +74,7 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
   try {
     agent = await startAgent(config, {
       file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, statePath: o.statePath,
-      drivers: pool.forConfig, receiverPort: o.receiverPort, log: o.log,
+      drivers: pool.forConfig, receiverPort: o.receiverPort, log: o.log, pages: mountFleetPage,
     });
   } catch (err) {
     await pool.close();

@@ -2,17 +2,18 @@ import { useColor, type Io } from '../../lib/io.js';
 import { UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { plan as makePlan } from '../../reconciler/plan.js';
-import { renderPlan, summaryLine } from '../../reconciler/render.js';
-import { apply, exitCodeOf } from '../../reconciler/apply.js';
+import { renderPlan, summaryLine } from '../views/plan-view.js';
+import { apply } from '../../reconciler/apply.js';
+import { applyExitCode } from '../exit-codes.js';
 import { reportWithoutRun } from '../../reconciler/report.js';
 import type { Plan } from '../../reconciler/types.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
 import { readState } from '../../state/file.js';
-import { openSession, parseDuration, unreachableReasons, type Session } from './reconcile/session.js';
-import { blindness, collect, withSessionOptions } from './reconcile/common.js';
-import { loadSavedPlan } from './reconcile/saved-plan.js';
-import { confirmApply } from './reconcile/confirm.js';
-import { withInterrupts } from './reconcile/interrupt.js';
+import { openSession, parseDuration, unreachableReasons, type Session } from '../session/session.js';
+import { blindness, collect, withSessionOptions } from '../session/options.js';
+import { loadSavedPlan } from '../session/saved-plan.js';
+import { confirmApply } from '../session/confirm.js';
+import { withInterrupts } from '../session/interrupt.js';
 import { createProgress } from '../views/progress.js';
 import { renderReport, reportJson } from '../views/report-view.js';
 
@@ -72,7 +73,7 @@ async function applyWith(session: Session, o: Options, io: Io, parallelism: numb
     if (o.json) io.out(reportJson(report, { dry_run: o.dryRun === true, plan_summary: p.summary }));
     else if (report.robots.some((r) => r.status === 'unreachable') || report.hub.status === 'unreachable') io.out(renderReport(report, useColor(io)));
     if (o.dryRun) return blindness(p) === null ? 0 : 1;
-    return exitCodeOf(report);
+    return applyExitCode(report);
   }
   if (!o.yes && !o.plan) await confirmApply(io, summaryLine(p));
   const progress = createProgress(o.json ? { ...io, out: io.err, isTTY: false } : io, p.actions.length);
@@ -84,7 +85,7 @@ async function applyWith(session: Session, o: Options, io: Io, parallelism: numb
   progress.finish();
   if (o.json) io.out(reportJson(result.report, { plan_summary: p.summary }));
   else io.out(renderReport(result.report, useColor(io)));
-  return exitCodeOf(result.report);
+  return applyExitCode(result.report);
 }
 
 function parsePositive(text: string): number {

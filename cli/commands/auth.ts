@@ -8,7 +8,7 @@ import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import { HubError } from '../../drivers/hub/errors.js';
 import { resolveToken, tokenFilePath } from '../../drivers/hub/token.js';
 import { atomicWrite } from '../../lib/atomic-write.js';
-import { readSecret } from './webhooks/prompt.js';
+import { readSecret } from '../prompt.js';
 
 // `robotctl auth`: the token file huggingface_hub also reads, so `hf auth login`
 // and `robotctl auth login` are interchangeable.

@@ -1,8 +1,8 @@
 import { useColor, type Io } from '../../lib/io.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
-import { openSession } from './reconcile/session.js';
-import { blindness, withSessionOptions } from './reconcile/common.js';
+import { openSession } from '../session/session.js';
+import { blindness, withSessionOptions } from '../session/options.js';
 import { diffJson, renderDiff } from '../views/diff-view.js';
 
 interface Options { file: string; json?: boolean; state?: string; token?: string }

@@ -1,12 +1,12 @@
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
-import { withSessionOptions } from './reconcile/common.js';
+import { withSessionOptions } from '../session/options.js';
 import { newCommand, parse } from '../command.js';
 import { isNotFound } from '../../drivers/hub/errors.js';
 import { acquireLock } from '../../state/lock.js';
 import { readState, writeState } from '../../state/file.js';
-import { nextState } from '../../state/next.js';
-import { openSession, parseDuration } from './reconcile/session.js';
+import { nextState } from '../../reconciler/state-transition.js';
+import { openSession, parseDuration } from '../session/session.js';
 
 interface Options { file: string; state?: string; token?: string; lockTimeout: string }
 

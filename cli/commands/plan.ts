@@ -4,10 +4,10 @@ import { useColor, type Io } from '../../lib/io.js';
 import { UserError, errorMessage } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
-import { planToJson, renderPlan } from '../../reconciler/render.js';
+import { planToJson, renderPlan } from '../views/plan-view.js';
 import type { Plan } from '../../reconciler/types.js';
-import { openSession } from './reconcile/session.js';
-import { blindness, collect, withSessionOptions } from './reconcile/common.js';
+import { openSession } from '../session/session.js';
+import { blindness, collect, withSessionOptions } from '../session/options.js';
 
 interface Options { file: string; out?: string; json?: boolean; target: string[]; state?: string; token?: string; allowEmpty?: boolean }
 

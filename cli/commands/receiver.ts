@@ -4,7 +4,8 @@ import { newCommand, parse } from '../command.js';
 import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.js';
 import { createReceiver } from '../../runtime/receiver/index.js';
-import { addActionEndpoints, formatDeliveryLine, logAction, type ReceiverActions } from '../../runtime/receiver/actions.js';
+import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
+import { formatDeliveryLine } from '../../runtime/receiver/index.js';
 
 interface Options {
   file?: string;

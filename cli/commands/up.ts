@@ -5,7 +5,7 @@ import type { Io } from '../../lib/io.js';
 import { UserError, errorMessage } from '../../lib/errors.js';
 import { packagePath } from '../../lib/paths.js';
 import { newCommand, parse } from '../command.js';
-import { loadOrExit, parseDuration } from './reconcile/session.js';
+import { loadOrExit, parseDuration } from '../session/session.js';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { launchAgent } from './agent.js';

@@ -4,7 +4,7 @@ import { UsageError } from '../../lib/errors.js';
 import { newCommand, parse, subCommand } from '../command.js';
 import { HubError } from '../../drivers/hub/errors.js';
 import type { HubClient, HubWebhook, WebhookInput } from '../../drivers/hub/types.js';
-import type { WatchedItem, WebhookDomain } from '../../schema/types.js';
+import type { WatchedItem, WebhookDomain } from '../../lib/wire/hub.js';
 import { checkExclusiveFormats, chooseFormat, FORMAT_CHOICES } from './webhooks/format.js';
 import { confirm, dict, fail, result, table, type Output } from './webhooks/output.js';
 import { collect, parseDomain, parseWatch, uniqueDomains } from './webhooks/options.js';

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
-import type { AppInfo, AppStatus, AppUpdateInfo, DaemonClient, DaemonStatus, JobInfo } from './types.js';
+import type { DaemonClient } from './types.js';
+import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import { DaemonError } from './errors.js';
 import { daemonRequest, type HttpOptions } from './http.js';
 

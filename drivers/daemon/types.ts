@@ -1,51 +1,7 @@
-// Wire shapes of the Reachy Mini daemon (spec/robot-daemon.md §2, §6) and the
-// driver interface the reconciler depends on.
+import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 
-export type SourceKind = 'hf_space' | 'dashboard_selection' | 'local' | 'installed';
-
-export interface AppInfo {
-  name: string;
-  source_kind: SourceKind;
-  description: string;
-  url: string | null;
-  extra: Record<string, unknown>;
-}
-
-export type AppState = 'starting' | 'running' | 'done' | 'stopping' | 'error';
-
-export interface AppStatus {
-  info: AppInfo;
-  state: AppState;
-  error: string | null;
-}
-
-export type JobStatus = 'pending' | 'in_progress' | 'done' | 'failed';
-
-export interface JobInfo {
-  command: string;
-  status: JobStatus;
-  logs: string[];
-}
-
-export type DaemonState = 'not_initialized' | 'starting' | 'running' | 'stopping' | 'stopped' | 'error';
-
-export interface DaemonStatus {
-  type?: 'daemon_status';
-  robot_name: string;
-  state: DaemonState;
-  simulation_enabled?: boolean;
-  version?: string | null;
-  error?: string | null;
-  [key: string]: unknown;
-}
-
-export interface AppUpdateInfo {
-  app_name: string;
-  space_id: string | null;
-  installed_sha: string | null;
-  latest_sha: string | null;
-  update_available: boolean;
-}
+// The daemon driver's interface, which the reconciler depends on; the wire
+// shapes it carries are in lib/wire/daemon.ts.
 
 export interface DaemonClient {
   readonly baseUrl: string;

@@ -1,4 +1,4 @@
-import type { WatchedItem } from '../../schema/types.js';
+import type { WatchedItem } from '../../lib/wire/hub.js';
 import { HubError } from './errors.js';
 import { HubHttp, type HttpResponse } from './http.js';
 import { DEFAULT_RETRY } from './retry.js';

@@ -1,6 +1,7 @@
 import { HubError, isNotFound } from './errors.js';
 import type { HttpResponse, HubHttp } from './http.js';
-import type { CommitOperation, HubClient, RepoInfo, RepoType } from './types.js';
+import type { CommitOperation, HubClient, RepoInfo } from './types.js';
+import type { RepoType } from '../../lib/wire/hub.js';
 
 // Repo calls in the wire form of huggingface_hub: create_repo, repo_info,
 // create_commit (preupload + NDJSON commit) and hf_hub_download.

@@ -1,4 +1,4 @@
-import type { WatchedItem, WebhookDomain } from '../../schema/types.js';
+import type { RepoType, WatchedItem, WebhookDomain } from '../../lib/wire/hub.js';
 
 // Wire shapes of the Hugging Face Hub webhook API (spec/hub-webhooks.md §1)
 // and the driver interface the reconciler and CLI depend on.
@@ -33,8 +33,6 @@ export interface WhoAmI {
   type: string;
   [key: string]: unknown;
 }
-
-export type RepoType = 'model' | 'dataset' | 'space';
 
 export interface RepoInfo {
   id: string;

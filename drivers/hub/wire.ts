@@ -1,4 +1,4 @@
-import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../schema/types.js';
+import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../lib/wire/hub.js';
 import { HubError } from './errors.js';
 import type { HubWebhook, WebhookInput } from './types.js';
 

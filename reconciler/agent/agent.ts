@@ -1,8 +1,7 @@
 import type { Config } from '../../schema/types.js';
-import type { AgentStatus, RunSummary } from '../../runtime/fleet/status-types.js';
+import type { AgentStatus, RunSummary } from './status-types.js';
 import { createReceiver, type Receiver } from '../../runtime/receiver/index.js';
-import { addActionEndpoints } from '../../runtime/receiver/actions.js';
-import { mountFleetPage } from '../../runtime/fleet/serve.js';
+import { addActionEndpoints } from './receiver-actions.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { Observation, Plan } from '../types.js';
 import type { StateFile } from '../../state/types.js';
@@ -41,6 +40,8 @@ export interface AgentOptions {
   /** How long a run waits for the state lock (default 30 s). */
   lockTimeoutMs?: number;
   tuning?: ApplyTuning;
+  /** Mounts extra pages on the receiver (the CLI adds the fleet page from runtime/fleet-page). */
+  pages?: (receiver: Receiver) => void;
 }
 
 export interface Agent {
@@ -118,7 +119,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
     watchesHub: opts.drivers(known.config).listWebhooks, deliveries: receiver.deliveries, now: new Date(),
   });
   receiver.route('GET', '/status', (_req, res) => sendStatus(res, status()));
-  mountFleetPage(receiver);
+  opts.pages?.(receiver);
   const { url } = await receiver.start();
   try {
     watchers = await startWatchers(initial.file, opts.debounceMs ?? 300, {

@@ -1,6 +1,7 @@
 import type { Config } from '../../schema/types.js';
-import type { WebhookPayload } from '../../runtime/receiver/payload.js';
-import { formatDeliveryLine, type ReceiverActions } from '../../runtime/receiver/actions.js';
+import type { WebhookPayload } from '../../runtime/receiver/index.js';
+import { formatDeliveryLine } from '../../runtime/receiver/index.js';
+import type { ReceiverActions } from './receiver-actions.js';
 import type { ExpectedSha, WorkItem } from './work-item.js';
 import { robotsWithApp } from './reconcile.js';
 

@@ -4,7 +4,7 @@ import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { StateFile } from '../../state/types.js';
 import { readState } from '../../state/file.js';
 import { acquireLock } from '../../state/lock.js';
-import type { RunResult, RunSummary } from '../../runtime/fleet/status-types.js';
+import type { RunResult, RunSummary } from './status-types.js';
 import { errorMessage } from '../../lib/errors.js';
 import { observe } from '../observe.js';
 import { plan } from '../plan.js';

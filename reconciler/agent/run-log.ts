@@ -1,4 +1,4 @@
-import type { ActionResult } from '../../runtime/fleet/status-types.js';
+import type { ActionResult } from './status-types.js';
 import type { Action, Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { ApplyReport } from '../report.js';

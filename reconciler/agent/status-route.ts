@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { AgentStatus } from '../../runtime/fleet/status-types.js';
+import type { AgentStatus } from './status-types.js';
 
 /** GET /status: the document, never cached (the page polls it). */
 export function sendStatus(res: ServerResponse, status: AgentStatus): void {

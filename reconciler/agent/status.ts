@@ -1,10 +1,10 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
 import type { StateFile } from '../../state/types.js';
-import type { DeliveryRecord } from '../../runtime/receiver/delivery-log.js';
+import type { DeliveryRecord } from '../../runtime/receiver/index.js';
 import {
   AGENT_STATUS_FORMAT_VERSION,
   type AgentStatus, type DeliverySummary, type HubStatus, type HubWebhookStatus, type RobotStatus, type RunSummary,
-} from '../../runtime/fleet/status-types.js';
+} from './status-types.js';
 import type { Action, Observation, Plan } from '../types.js';
 
 // GET /status: the agent's view of the fleet, made from the last

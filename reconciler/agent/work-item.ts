@@ -1,4 +1,4 @@
-import type { RunTrigger } from '../../runtime/fleet/status-types.js';
+import type { RunTrigger } from './status-types.js';
 
 // What watchers, timers and deliveries put in the queue: only a key (and
 // why), never a decision. The run re-reads everything and decides (level-

@@ -3,7 +3,7 @@ import type { Action, Plan, RobotAction } from '../types.js';
 import { fromOutput, idleReport, robotIdle, totals, type ApplyReport, type Halt, type Reasons, type UnitReport } from '../report.js';
 import type { UnitEmitted } from './machine.js';
 import { runUnit, type UnitEffects } from './run-unit.js';
-import { mapBounded } from './pool.js';
+import { mapBounded } from '../../lib/map-bounded.js';
 
 // The fleet rollout: the hub actor runs beside the robots; robots run with
 // bounded parallelism, the canary wave (the first `canary` robots of the

@@ -1,5 +1,5 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
-import { WEBHOOK_DOMAINS } from '../../schema/types.js';
+import { WEBHOOK_DOMAINS } from '../../lib/wire/hub.js';
 import type { HubClient, WebhookInput } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { ActionResult } from '../../state/types.js';

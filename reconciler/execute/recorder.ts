@@ -1,6 +1,6 @@
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
-import { nextState } from '../../state/next.js';
+import { nextState } from '../state-transition.js';
 import { writeState } from '../../state/file.js';
 
 // The state file after every successful action, written atomically and one

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DaemonState } from '../../drivers/daemon/types.js';
+import type { DaemonState } from '../../lib/wire/daemon.js';
 import { JobRegistry } from './jobs.js';
 import { SimRobot } from './sim/robot.js';
 import { AppStore, type InstalledApp } from './apps/store.js';

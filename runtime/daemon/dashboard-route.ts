@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { packagePath } from '../../lib/paths.js';
-import { readStatic, staticHeaders } from '../fleet/static-files.js';
+import { readStatic, staticHeaders } from '../../lib/static-files.js';
 import { Errors } from './errors.js';
 
 // The dashboard's scripts and stylesheet (`GET /dashboard/<file>`); the page

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessage } from '../../lib/errors.js';
-import type { JobInfo, JobStatus } from '../../drivers/daemon/types.js';
+import type { JobInfo, JobStatus } from '../../lib/wire/daemon.js';
 
 // Background jobs (spec §4): uuid4 ids, pending → in_progress → done|failed,
 // with the real daemon's closing log lines. Listeners get every new line and

@@ -1,5 +1,5 @@
-import type { WebhookDomain } from '../../schema/types.js';
-import type { RepoType } from '../../drivers/hub/types.js';
+import type { WebhookDomain } from '../../lib/wire/hub.js';
+import type { RepoType } from '../../lib/wire/hub.js';
 import type { StoredComment, StoredDiscussion, StoredRepo } from './types.js';
 
 // Events the hub raises and the version-3 payload built from them (spec §3, §6).

@@ -1,4 +1,4 @@
-import type { RepoType } from '../../drivers/hub/types.js';
+import type { RepoType } from '../../lib/wire/hub.js';
 import { namespaceId, type HubContext } from './context.js';
 import { badRequest, HubApiError } from './errors.js';
 import { objectId, sha1 } from './ids.js';

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { RepoType } from '../../drivers/hub/types.js';
+import type { RepoType } from '../../lib/wire/hub.js';
 import { packagePath } from '../../lib/paths.js';
 import { makeUsers, type HubContext } from './context.js';
-import { createApp, type HubStats } from './app.js';
+import { createHubServer, type HubStats } from './fastify-server.js';
 import { Deliverer } from './deliveries.js';
 import { HubStore } from './store.js';
 import { commitFiles, createRepo, findRepo, namespaceOf } from './repos.js';
 import type { DeliveryAttempt, HubData, HubUser, JobRun } from './types.js';
 
-export type { HubStats } from './app.js';
+export type { HubStats } from './fastify-server.js';
 
 /** Used when no user is given: a local emulator account, documented in `robotctl hub --help`. */
 export const DEFAULT_HUB_USER = { name: 'demo', token: 'hf_demo_local_token' } as const;
@@ -49,7 +49,7 @@ export interface RunningHub {
 }
 
 interface Built {
-  app: FastifyInstance;
+  fastify: FastifyInstance;
   ctx: HubContext;
   stats: HubStats;
 }
@@ -75,24 +75,24 @@ async function build(opts: HubOptions): Promise<Built> {
     userAgent: `robotctl-hub/${hubVersion()}`,
   });
   const stats: HubStats = { requests: 0, writes: 0, byRoute: {} };
-  const app = createApp(ctx, stats);
-  app.addHook('onClose', async () => {
+  const fastify = createHubServer(ctx, stats);
+  fastify.addHook('onClose', async () => {
     await ctx.deliverer.close();
     await store.save();
   });
-  return { app, ctx, stats };
+  return { fastify, ctx, stats };
 }
 
-/** The fastify app without listening: tests can `inject()` into it. */
+/** The fastify instance without listening: tests can `inject()` into it. */
 export async function buildHub(opts: HubOptions = {}): Promise<FastifyInstance> {
-  return (await build(opts)).app;
+  return (await build(opts)).fastify;
 }
 
 export async function startHub(opts: HubOptions = {}): Promise<RunningHub> {
-  const { app, ctx, stats } = await build(opts);
+  const { fastify, ctx, stats } = await build(opts);
   const host = opts.host ?? '127.0.0.1';
-  await app.listen({ host, port: opts.port ?? 0 });
-  const addr = app.server.address();
+  await fastify.listen({ host, port: opts.port ?? 0 });
+  const addr = fastify.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = url;
@@ -104,7 +104,7 @@ export async function startHub(opts: HubOptions = {}): Promise<RunningHub> {
   let closing: Promise<void> | null = null;
   return {
     url, port,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= fastify.close()),
     stats: () => ({ requests: stats.requests, writes: stats.writes, byRoute: { ...stats.byRoute } }),
     resetStats: () => { stats.requests = 0; stats.writes = 0; stats.byRoute = {}; },
     idle: () => ctx.deliverer.idle(),

@@ -1,5 +1,5 @@
-import type { WatchedItem, WebhookDomain } from '../../schema/types.js';
-import type { RepoType } from '../../drivers/hub/types.js';
+import type { WatchedItem, WebhookDomain } from '../../lib/wire/hub.js';
+import type { RepoType } from '../../lib/wire/hub.js';
 
 // The embedded hub's stored records. One file (hub.json) holds them all;
 // file contents live apart as content-addressed blobs.

@@ -1,4 +1,4 @@
-import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../schema/types.js';
+import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../lib/wire/hub.js';
 import { badRequest } from './errors.js';
 
 // Validation of create/update bodies (spec §1). `null` is treated as absent,

@@ -53,3 +53,9 @@ export class DeliveryLog {
     return this.records.slice(-this.size).map(({ arrived, ...rest }) => ({ ...rest, time: new Date(arrived).toISOString() }));
   }
 }
+
+/** `<time> /webhooks/<name> <scope>/<action> <type>:<repo>`: one line per delivery. */
+export function formatDeliveryLine(payload: WebhookPayload, endpoint: string, at: Date = new Date()): string {
+  const { event, repo } = describeEvent(payload);
+  return `${at.toISOString()} ${endpoint} ${event} ${repo}`;
+}

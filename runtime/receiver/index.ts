@@ -9,4 +9,4 @@ export { verifySecret, type SecretCheck } from './verify-secret.js';
 export type { DeliveryRecord, DeliveryOutcome } from './delivery-log.js';
 export { receiverErrors, type ReceiverError } from './errors.js';
 export { landingPage } from './landing-page.js';
-export { createActionHandlers, addActionEndpoints, logAction, formatDeliveryLine, type ReceiverActions, type ActionFn } from './actions.js';
+export { formatDeliveryLine } from './delivery-log.js';

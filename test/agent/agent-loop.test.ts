@@ -1,7 +1,7 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentStatus } from '../../runtime/fleet/status-types.js';
+import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { appFiles, startLoop, until, USER, writeApp, type Loop, type Robot } from './fixture.js';
 import { runAgent, type TestAgent } from './run-agent.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
-import type { AgentStatus } from '../../runtime/fleet/status-types.js';
+import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { freePort, until, USER } from './fixture.js';
 
 // `robotctl agent` as a process: starts, converges, answers /status, and

@@ -1,6 +1,6 @@
 // AgentStatus documents for the fleet page tests: two simulated robots, one
 // drifting then healed by the agent.
-import type { AgentStatus, RobotStatus } from '../../runtime/fleet/status-types.js';
+import type { AgentStatus, RobotStatus } from '../../reconciler/agent/status-types.js';
 
 const at = (offsetMs: number): string => new Date(Date.now() + offsetMs).toISOString();
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createReceiver } from '../../runtime/receiver/index.js';
-import { mountFleetPage } from '../../runtime/fleet/serve.js';
-import type { AgentStatus } from '../../runtime/fleet/status-types.js';
+import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
+import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { collectProblems, contrastProblems, horizontalOverflow, LAPTOP, launchChromium, PHONE, screenshotDir, skipWithoutChromium } from './browser.js';
 import { drifted, healed } from './fleet-fixtures.js';
 

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { createReceiver } from '../../runtime/receiver/index.js';
-import { fleetPagePaths, mountFleetPage } from '../../runtime/fleet/serve.js';
-import { readStatic } from '../../runtime/fleet/static-files.js';
-import { fleetPageRoot } from '../../runtime/fleet/serve.js';
+import { fleetPagePaths, mountFleetPage } from '../../runtime/fleet-page/routes.js';
+import { readStatic } from '../../lib/static-files.js';
+import { fleetPageRoot } from '../../runtime/fleet-page/routes.js';
 
 // The fleet page's files as the agent serves them: the page at `/`, its
 // assets under /fleet/, nothing else (no traversal, no listing).

@@ -2,7 +2,8 @@ import t from 'tap';
 import { packagePath } from '../../lib/paths.js';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
-import type { AppStatus, DaemonClient } from '../../drivers/daemon/types.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { AppStatus } from '../../lib/wire/daemon.js';
 import { alive, until } from './helpers.js';
 
 // The shipped example apps (examples/apps, written with robotctl_sdk) run

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { DaemonError } from '../../drivers/daemon/errors.js';
-import type { AppStatus } from '../../drivers/daemon/types.js';
+import type { AppStatus } from '../../lib/wire/daemon.js';
 import { BODIES, alive, closePair, daemonPair, groupAlive, makeBundle, until, type Pair } from './helpers.js';
 
 // App lifecycle (spec §3) through the driver against a daemon with real

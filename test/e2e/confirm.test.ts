@@ -2,7 +2,7 @@ import t from 'tap';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { runInPty } from '../helpers/pty.js';
-import { QUESTION } from '../../cli/commands/reconcile/confirm.js';
+import { QUESTION } from '../../cli/session/confirm.js';
 import { SECRET, USER, env, writeYaml } from './helpers.js';
 
 // apply asks Terraform's question on a terminal; only 'yes' applies.

@@ -6,7 +6,7 @@ import { runUnit, type UnitEffects } from '../../reconciler/execute/run-unit.js'
 import { executePlan, failureLimit } from '../../reconciler/execute/fleet.js';
 import type { UnitEmitted } from '../../reconciler/execute/machine.js';
 import type { Action, Plan, RobotAction } from '../../reconciler/types.js';
-import { exitCodeOf } from '../../reconciler/report.js';
+import { applyExitCode } from '../../cli/exit-codes.js';
 
 // The unit machine and the fleet rollout with injected effects
 // (machine.provide under the hood) and XState's simulated clock for the
@@ -163,7 +163,7 @@ t.test('a failed canary with max_failures 0 skips every other robot', async (t) 
   t.same(report.robots.map((r) => r.status), ['failed', 'skipped', 'skipped', 'skipped']);
   t.same(report.halt?.skipped, ['r1', 'r2', 'r3']);
   t.match(report.robots[1]?.reason, /rollout stopped/);
-  t.equal(exitCodeOf(report), 1);
+  t.equal(applyExitCode(report), 1);
 });
 
 t.test('failures within max_failures let the rollout go on', async (t) => {

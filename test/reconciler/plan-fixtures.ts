@@ -3,7 +3,7 @@
 // does (fleet apps and active unless the robot says otherwise).
 import type { AppSpec, Config, WebhookSpec } from '../../schema/types.js';
 import type { HubWebhook } from '../../drivers/hub/types.js';
-import type { AppInfo, AppState } from '../../drivers/daemon/types.js';
+import type { AppInfo, AppState } from '../../lib/wire/daemon.js';
 import type { Observation, RobotObservation } from '../../reconciler/types.js';
 import type { StateFile } from '../../state/types.js';
 import { webhookSpecHash } from '../../reconciler/hash.js';

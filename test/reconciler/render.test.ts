@@ -1,6 +1,6 @@
 import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
-import { renderPlan, planToJson, parsePlan, summaryLine } from '../../reconciler/render.js';
+import { renderPlan, planToJson, parsePlan, summaryLine } from '../../cli/views/plan-view.js';
 import { PlanError } from '../../reconciler/plan-error.js';
 import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from './plan-fixtures.js';
 

@@ -1,8 +1,9 @@
 import t from 'tap';
 import { loadConfigText } from '../../schema/load.js';
-import { watchedItem } from '../../schema/normalize.js';
+import { watchedItem } from '../../schema/build-config.js';
 import { shortWatchedProblem } from '../../schema/rules.js';
-import { formatDiagnostic, WATCHED_TYPES } from '../../schema/types.js';
+import { formatDiagnostic } from '../../schema/types.js';
+import { WATCHED_TYPES } from '../../lib/wire/hub.js';
 
 t.test('short form type:name splits at the first colon', async (t) => {
   t.strictSame(watchedItem('space:alice/hello_app'), { type: 'space', name: 'alice/hello_app' });

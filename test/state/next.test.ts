@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nextState } from '../../state/next.js';
+import { nextState } from '../../reconciler/state-transition.js';
 import { newState, writeState } from '../../state/file.js';
 import { plan } from '../../reconciler/plan.js';
 import { simulateApply } from '../../reconciler/simulate.js';

@@ -1,4 +1,4 @@
-import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../../schema/types.js';
+import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../../../lib/wire/hub.js';
 import { UsageError } from '../../../lib/errors.js';
 
 // Client-side validation with the messages of `hf webhooks` (click BadParameter, exit 2).

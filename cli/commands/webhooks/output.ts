@@ -2,7 +2,7 @@ import type { Io } from '../../../lib/io.js';
 import { ansi } from '../../../lib/io.js';
 import { ExitError } from '../../../lib/errors.js';
 import { pyJson, pyStr, type Format } from './format.js';
-import { readLine } from './prompt.js';
+import { readLine } from '../../prompt.js';
 
 export interface Output {
   io: Io;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
-import type { AppInfo } from '../../../drivers/daemon/types.js';
+import type { AppInfo } from '../../../lib/wire/daemon.js';
 import { stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';

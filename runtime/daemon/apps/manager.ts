@@ -1,4 +1,4 @@
-import type { AppInfo, AppState, AppStatus } from '../../../drivers/daemon/types.js';
+import type { AppInfo, AppState, AppStatus } from '../../../lib/wire/daemon.js';
 import { Errors } from '../errors.js';
 import type { SimRobot } from '../sim/robot.js';
 import { AppProcess } from './process.js';

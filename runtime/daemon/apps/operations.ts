@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { AppInfo, AppUpdateInfo } from '../../../drivers/daemon/types.js';
+import type { AppInfo, AppUpdateInfo } from '../../../lib/wire/daemon.js';
 import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
 import { runCommand } from './run.js';
 import type { AppStore } from './store.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppInfo } from '../../../drivers/daemon/types.js';
+import type { AppInfo } from '../../../lib/wire/daemon.js';
 import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { toAppInfo } from '../apps/store.js';

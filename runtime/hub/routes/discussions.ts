@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RepoType } from '../../../drivers/hub/types.js';
+import type { RepoType } from '../../../lib/wire/hub.js';
 import { namespaceId, optionalUser, requireUser, type HubContext } from '../context.js';
 import { badRequest, HubApiError } from '../errors.js';
 import { objectId } from '../ids.js';
@@ -42,11 +42,11 @@ function details(d: StoredDiscussion): Record<string, unknown> {
   return view;
 }
 
-export function discussionRoutes(app: FastifyInstance, ctx: HubContext): void {
-  for (const type of REPO_TYPES) routesFor(app, ctx, type);
+export function discussionRoutes(fastify: FastifyInstance, ctx: HubContext): void {
+  for (const type of REPO_TYPES) routesFor(fastify, ctx, type);
 }
 
-function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void {
+function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): void {
   const base = `/api/${type}s/:owner/:name/discussions`;
   const repoOf = (req: Req, user: HubUser | null) => readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
   const emit = (repo: StoredRepo, scope: 'discussion' | 'discussion.comment', action: 'create' | 'update', d: StoredDiscussion, c?: StoredComment) => {
@@ -55,14 +55,14 @@ function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void 
     ctx.deliverer.emit(repoEvent(ctx, repo, scope, action, { discussion: d, ...(c ? { comment: c } : {}), authorIds }), repo.creator);
   };
 
-  app.get(base, async (req: Req) => {
+  fastify.get(base, async (req: Req) => {
     const repo = repoOf(req, optionalUser(ctx, req));
     return { discussions: repo.discussions.map(details), count: repo.discussions.length, start: 0, numItemsPerPage: 50 };
   });
 
-  app.get(`${base}/:num`, async (req: Req) => details(findDiscussion(repoOf(req, optionalUser(ctx, req)), req.params.num)));
+  fastify.get(`${base}/:num`, async (req: Req) => details(findDiscussion(repoOf(req, optionalUser(ctx, req)), req.params.num)));
 
-  app.post(base, async (req: Req) => {
+  fastify.post(base, async (req: Req) => {
     const user = requireUser(ctx, req);
     const repo = repoOf(req, user);
     const now = new Date().toISOString();
@@ -77,7 +77,7 @@ function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void 
     return { num: d.num, id: d.id, url: `${base}/${d.num}`, pullRequest: d.isPullRequest };
   });
 
-  app.post(`${base}/:num/comment`, async (req: Req) => {
+  fastify.post(`${base}/:num/comment`, async (req: Req) => {
     const user = requireUser(ctx, req);
     const repo = repoOf(req, user);
     const d = findDiscussion(repo, req.params.num);
@@ -88,7 +88,7 @@ function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void 
     return { newMessage: commentEvent(c) };
   });
 
-  app.post(`${base}/:num/status`, async (req: Req) => {
+  fastify.post(`${base}/:num/status`, async (req: Req) => {
     const user = requireUser(ctx, req);
     const repo = repoOf(req, user);
     const d = findDiscussion(repo, req.params.num);

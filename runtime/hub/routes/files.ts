@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RepoType } from '../../../drivers/hub/types.js';
+import type { RepoType } from '../../../lib/wire/hub.js';
 import { optionalUser, requireUser, type HubContext } from '../context.js';
 import { badRequest, HubApiError } from '../errors.js';
 import { repoWebUrl } from '../events.js';
@@ -13,10 +13,10 @@ type ResolveParams = RevParams & { '*': string };
 
 export const COMMIT_BODY_LIMIT = 100 * 1024 * 1024;
 
-export function fileRoutes(app: FastifyInstance, ctx: HubContext): void {
+export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
   for (const type of REPO_TYPES) {
     const base = `/api/${type}s/:owner/:name`;
-    app.post(`${base}/preupload/:rev`, async (req: FastifyRequest<{ Params: RevParams }>) => {
+    fastify.post(`${base}/preupload/:rev`, async (req: FastifyRequest<{ Params: RevParams }>) => {
       const user = requireUser(ctx, req);
       writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
       const files = (req.body as { files?: unknown } | null)?.files;
@@ -28,7 +28,7 @@ export function fileRoutes(app: FastifyInstance, ctx: HubContext): void {
       };
     });
 
-    app.post(`${base}/commit/:rev`, { bodyLimit: COMMIT_BODY_LIMIT }, async (req: FastifyRequest<{ Params: RevParams }>) => {
+    fastify.post(`${base}/commit/:rev`, { bodyLimit: COMMIT_BODY_LIMIT }, async (req: FastifyRequest<{ Params: RevParams }>) => {
       const user = requireUser(ctx, req);
       const repo = writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
       if (resolveRevision(repo, req.params.rev) !== headCommit(repo)) throw badRequest('Commits are only accepted on main');
@@ -52,9 +52,9 @@ export function fileRoutes(app: FastifyInstance, ctx: HubContext): void {
     reply.type(path.endsWith('.json') ? 'application/json' : /\.(md|txt|py|ya?ml|toml|cfg)$/.test(path) ? 'text/plain; charset=utf-8' : 'application/octet-stream');
     return reply.send(content);
   };
-  app.get('/:owner/:name/resolve/:rev/*', resolve('model'));
-  app.get('/datasets/:owner/:name/resolve/:rev/*', resolve('dataset'));
-  app.get('/spaces/:owner/:name/resolve/:rev/*', resolve('space'));
+  fastify.get('/:owner/:name/resolve/:rev/*', resolve('model'));
+  fastify.get('/datasets/:owner/:name/resolve/:rev/*', resolve('dataset'));
+  fastify.get('/spaces/:owner/:name/resolve/:rev/*', resolve('space'));
 }
 
 interface ParsedCommit {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseYaml } from 'yaml';
-import type { RepoType } from '../../../drivers/hub/types.js';
+import type { RepoType } from '../../../lib/wire/hub.js';
 import { namespaceId, optionalUser, requireUser, type HubContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { repoWebUrl } from '../events.js';
@@ -28,8 +28,8 @@ function repoIdFrom(body: Record<string, unknown>, user: string): string {
   return `${typeof organization === 'string' && organization ? organization : user}/${name}`;
 }
 
-export function repoRoutes(app: FastifyInstance, ctx: HubContext): void {
-  app.post('/api/repos/create', async (req, reply) => {
+export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
+  fastify.post('/api/repos/create', async (req, reply) => {
     const user = requireUser(ctx, req);
     const body = bodyOf(req);
     const type = parseRepoType(body.type);
@@ -40,14 +40,14 @@ export function repoRoutes(app: FastifyInstance, ctx: HubContext): void {
     return { url: repoWebUrl(ctx.baseUrl, type, repo.repoId), name: repo.repoId, id: repo.objectId };
   });
 
-  app.delete('/api/repos/delete', async (req) => {
+  fastify.delete('/api/repos/delete', async (req) => {
     const user = requireUser(ctx, req);
     const body = bodyOf(req);
     await deleteRepo(ctx, user, parseRepoType(body.type), repoIdFrom(body, user.name));
     return {};
   });
 
-  app.post('/api/repos/move', async (req) => {
+  fastify.post('/api/repos/move', async (req) => {
     const user = requireUser(ctx, req);
     const body = bodyOf(req);
     const type = parseRepoType(body.type);
@@ -62,20 +62,20 @@ export function repoRoutes(app: FastifyInstance, ctx: HubContext): void {
     return {};
   });
 
-  for (const type of REPO_TYPES) routesFor(app, ctx, type);
+  for (const type of REPO_TYPES) routesFor(fastify, ctx, type);
 }
 
-function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void {
+function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): void {
   const base = `/api/${type}s/:owner/:name`;
   const info = async (req: RepoRequest) => {
     const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, optionalUser(ctx, req));
     const commit = resolveRevision(repo, req.params.rev ?? 'main');
     return repoInfoView(ctx, repo, commit);
   };
-  app.get(base, info);
-  app.get(`${base}/revision/:rev`, info);
+  fastify.get(base, info);
+  fastify.get(`${base}/revision/:rev`, info);
 
-  app.get(`${base}/tree/:rev`, async (req: RepoRequest) => {
+  fastify.get(`${base}/tree/:rev`, async (req: RepoRequest) => {
     const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, optionalUser(ctx, req));
     const commit = resolveRevision(repo, req.params.rev ?? 'main');
     const out = [];
@@ -85,7 +85,7 @@ function routesFor(app: FastifyInstance, ctx: HubContext, type: RepoType): void 
     return out;
   });
 
-  app.put(`${base}/settings`, async (req: RepoRequest) => {
+  fastify.put(`${base}/settings`, async (req: RepoRequest) => {
     const user = requireUser(ctx, req);
     const repo = writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
     const body = bodyOf(req);

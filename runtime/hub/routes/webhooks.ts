@@ -26,14 +26,14 @@ function applyChanges(w: StoredWebhook, c: WebhookChanges): void {
   w.updatedAt = new Date().toISOString();
 }
 
-export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
+export function webhookRoutes(fastify: FastifyInstance, ctx: HubContext): void {
   const view = (w: StoredWebhook) => webhookView(w, ctx.jobCommand);
   const base = '/api/settings/webhooks';
   // Drift checks list often and change rarely: keep each owner's serialised
   // list until the next webhook write (every write goes through this file).
   const listCache = new Map<string, string>();
 
-  app.get(base, async (req, reply) => {
+  fastify.get(base, async (req, reply) => {
     const user = requireUser(ctx, req);
     let body = listCache.get(user.name);
     if (body === undefined) {
@@ -43,12 +43,12 @@ export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.get(`${base}/:id`, async (req: IdRequest) => {
+  fastify.get(`${base}/:id`, async (req: IdRequest) => {
     const user = requireUser(ctx, req);
     return { webhook: view(find(ctx, user, req.params.id)) };
   });
 
-  app.post(base, async (req) => {
+  fastify.post(base, async (req) => {
     const user = requireUser(ctx, req);
     const input = parseCreate(req.body);
     const now = new Date().toISOString();
@@ -63,7 +63,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
     return { webhook: view(w) };
   });
 
-  app.post(`${base}/:id`, async (req: IdRequest) => {
+  fastify.post(`${base}/:id`, async (req: IdRequest) => {
     const user = requireUser(ctx, req);
     const w = find(ctx, user, req.params.id);
     applyChanges(w, parseUpdate(req.body));
@@ -73,7 +73,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
   });
 
   for (const [verb, disabled] of [['enable', false], ['disable', true]] as const) {
-    app.post(`${base}/:id/${verb}`, async (req: IdRequest) => {
+    fastify.post(`${base}/:id/${verb}`, async (req: IdRequest) => {
       const user = requireUser(ctx, req);
       const w = find(ctx, user, req.params.id);
       if (w.disabled !== disabled) {
@@ -86,7 +86,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
   }
 
-  app.delete(`${base}/:id`, async (req: IdRequest) => {
+  fastify.delete(`${base}/:id`, async (req: IdRequest) => {
     const user = requireUser(ctx, req);
     const w = find(ctx, user, req.params.id);
     const data = ctx.store.data;
@@ -99,7 +99,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: HubContext): void {
   });
 
   // Emulator-only: the real hub shows this in its web UI "Activity" tab.
-  app.get(`${base}/:id/activity`, async (req: IdRequest) => {
+  fastify.get(`${base}/:id/activity`, async (req: IdRequest) => {
     const user = requireUser(ctx, req);
     const w = find(ctx, user, req.params.id);
     return {

@@ -1,6 +1,6 @@
-import type { Io } from '../../../lib/io.js';
-import { ExitError, UserError } from '../../../lib/errors.js';
-import { readLine } from '../webhooks/prompt.js';
+import type { Io } from '../../lib/io.js';
+import { ExitError, UserError } from '../../lib/errors.js';
+import { readLine } from '../prompt.js';
 
 // Terraform's question, asked only where a human can answer it.
 

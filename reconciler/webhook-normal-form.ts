@@ -1,4 +1,5 @@
-import { WEBHOOK_DOMAINS, type WatchedItem, type WebhookDomain, type WebhookSpec } from '../schema/types.js';
+import { type WebhookSpec } from '../schema/types.js';
+import { WEBHOOK_DOMAINS, type WatchedItem, type WebhookDomain } from '../lib/wire/hub.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookView } from './types.js';
 

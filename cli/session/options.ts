@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Plan } from '../../../reconciler/types.js';
+import type { Plan } from '../../reconciler/types.js';
 
 // Small pieces shared by plan, apply, diff, status, import and agent.
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Io } from '../../../lib/io.js';
-import { UserError, errorMessage } from '../../../lib/errors.js';
-import type { Config } from '../../../schema/types.js';
-import { parsePlan } from '../../../reconciler/render.js';
-import { desiredDigest, observationDigest } from '../../../reconciler/digest.js';
-import type { Observation, Plan } from '../../../reconciler/types.js';
+import type { Io } from '../../lib/io.js';
+import { UserError, errorMessage } from '../../lib/errors.js';
+import type { Config } from '../../schema/types.js';
+import { parsePlan } from '../views/plan-view.js';
+import { desiredDigest, observationDigest } from '../../reconciler/digest.js';
+import type { Observation, Plan } from '../../reconciler/types.js';
 
 // `apply --plan FILE`: a saved plan is applied only to the world it was made
 // from. A fresh observation (and the file) must hash to what the plan says.

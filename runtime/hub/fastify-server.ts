@@ -14,29 +14,29 @@ export interface HubStats {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The fastify app of the embedded hub, built without listening (tests may inject()). */
-export function createApp(ctx: HubContext, stats: HubStats): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
-  parsers(app);
-  app.addHook('onRequest', async (req) => {
+/** The fastify instance of the embedded hub, built without listening (tests may inject()). */
+export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstance {
+  const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  parsers(fastify);
+  fastify.addHook('onRequest', async (req) => {
     stats.requests++;
     if (!READ_METHODS.has(req.method)) stats.writes++;
     const key = `${req.method} ${req.routeOptions.url ?? '(no route)'}`;
     stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
   });
-  app.setErrorHandler((err: FastifyError | HubApiError, _req, reply) => {
+  fastify.setErrorHandler((err: FastifyError | HubApiError, _req, reply) => {
     const status = err instanceof HubApiError ? err.statusCode : (err.statusCode ?? 500);
     const message = status >= 500 && !(err instanceof HubApiError) ? 'Internal error in the embedded hub' : err.message;
     if (status >= 500) ctx.log(`hub error: ${err.message}`);
     if (err instanceof HubApiError && err.clientCode) reply.header('x-error-code', err.clientCode);
     return reply.code(status).header('x-error-message', headerSafe(message)).send({ error: message });
   });
-  app.setNotFoundHandler((req, reply) => {
+  fastify.setNotFoundHandler((req, reply) => {
     const message = `Not found: ${req.method} ${req.url.split('?')[0] ?? ''}`;
     return reply.code(404).header('x-error-message', headerSafe(message)).send({ error: message });
   });
 
-  app.get('/api/whoami-v2', async (req) => {
+  fastify.get('/api/whoami-v2', async (req) => {
     const user = requireUser(ctx, req);
     return {
       type: 'user', id: user.id, name: user.name, fullname: user.name, email: null, emailVerified: false,
@@ -44,22 +44,22 @@ export function createApp(ctx: HubContext, stats: HubStats): FastifyInstance {
       auth: { type: 'access_token', accessToken: { displayName: 'robotctl embedded hub', role: 'write', createdAt: new Date(0).toISOString() } },
     };
   });
-  webhookRoutes(app, ctx);
-  repoRoutes(app, ctx);
-  fileRoutes(app, ctx);
-  discussionRoutes(app, ctx);
-  return app;
+  webhookRoutes(fastify, ctx);
+  repoRoutes(fastify, ctx);
+  fileRoutes(fastify, ctx);
+  discussionRoutes(fastify, ctx);
+  return fastify;
 }
 
-function parsers(app: FastifyInstance): void {
+function parsers(fastify: FastifyInstance): void {
   // An empty JSON body is accepted as "no body": enable/disable send none.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') { done(null, undefined); return; }
     try { done(null, JSON.parse(text)); } catch { done(badRequest('Request body is not valid JSON'), undefined); }
   });
-  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: COMMIT_BODY_LIMIT }, (_req, body, done) => {
+  fastify.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: COMMIT_BODY_LIMIT }, (_req, body, done) => {
     done(null, String(body));
   });
 }

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import type { Io } from '../../../lib/io.js';
-import { ExitError, UserError } from '../../../lib/errors.js';
-import { loadConfig } from '../../../schema/load.js';
-import { formatDiagnostic, type Config, type RobotSpec } from '../../../schema/types.js';
-import type { HubClient } from '../../../drivers/hub/types.js';
-import type { DaemonClient } from '../../../drivers/daemon/types.js';
-import { readState, statePath } from '../../../state/file.js';
-import type { StateFile } from '../../../state/types.js';
-import { observe } from '../../../reconciler/observe.js';
+import type { Io } from '../../lib/io.js';
+import { ExitError, UserError } from '../../lib/errors.js';
+import { loadConfig } from '../../schema/load.js';
+import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
+import type { HubClient } from '../../drivers/hub/types.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import { readState, statePath } from '../../state/file.js';
+import type { StateFile } from '../../state/types.js';
+import { observe } from '../../reconciler/observe.js';
 import { driverPool, hubAccess } from './drivers.js';
-import type { Observation } from '../../../reconciler/types.js';
+import type { Observation } from '../../reconciler/types.js';
 
 // What every reconciling command starts from: the loaded file, its state,
 // a hub client (endpoint from HF_ENDPOINT / robot.yaml, token from --token /

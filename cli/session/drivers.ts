@@ -1,13 +1,13 @@
-import type { Io } from '../../../lib/io.js';
-import { UserError } from '../../../lib/errors.js';
-import type { Config, RobotSpec } from '../../../schema/types.js';
-import { createHubClient } from '../../../drivers/hub/client.js';
-import { resolveEndpoint } from '../../../drivers/hub/endpoint.js';
-import { resolveToken } from '../../../drivers/hub/token.js';
-import type { HubClient } from '../../../drivers/hub/types.js';
-import { createDaemonClient } from '../../../drivers/daemon/client.js';
-import type { DaemonClient } from '../../../drivers/daemon/types.js';
-import type { AgentDrivers } from '../../../reconciler/agent/reconcile.js';
+import type { Io } from '../../lib/io.js';
+import { UserError } from '../../lib/errors.js';
+import type { Config, RobotSpec } from '../../schema/types.js';
+import { createHubClient } from '../../drivers/hub/client.js';
+import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
+import { resolveToken } from '../../drivers/hub/token.js';
+import type { HubClient } from '../../drivers/hub/types.js';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
+import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { AgentDrivers } from '../../reconciler/agent/reconcile.js';
 
 // The drivers of every reconciling command and of the agent, for whatever
 // robot.yaml says now: a reload may point a robot at another URL or the hub

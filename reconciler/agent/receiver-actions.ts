@@ -1,7 +1,5 @@
 import type { ReceiverAction, ReceiverEndpointSpec } from '../../schema/types.js';
-import type { WebhookPayload } from './payload.js';
-import type { Receiver, WebhookHandler } from './types.js';
-import { describeEvent } from './delivery-log.js';
+import { formatDeliveryLine, type Receiver, type WebhookHandler, type WebhookPayload } from '../../runtime/receiver/index.js';
 
 /** A built-in action run for a delivery; its result is the JSON answer. */
 export type ActionFn = (payload: WebhookPayload, endpoint: ReceiverEndpointSpec) => Promise<unknown>;
@@ -24,12 +22,6 @@ export function createActionHandlers(endpoints: ReceiverEndpointSpec[], actions:
 /** Register every endpoint on the receiver; returns their absolute paths. */
 export function addActionEndpoints(receiver: Receiver, endpoints: ReceiverEndpointSpec[], actions: ReceiverActions): string[] {
   return createActionHandlers(endpoints, actions).map(({ path, handler }) => receiver.add(handler, { path }));
-}
-
-/** `<time> /webhooks/<name> <scope>/<action> <type>:<repo>`: one line per delivery. */
-export function formatDeliveryLine(payload: WebhookPayload, endpoint: string, at: Date = new Date()): string {
-  const { event, repo } = describeEvent(payload);
-  return `${at.toISOString()} ${endpoint} ${event} ${repo}`;
 }
 
 /** The built-in `log` action: prints one line per delivery and answers what it logged. */

@@ -1,8 +1,9 @@
 import t from 'tap';
 import type { ReceiverEndpointSpec } from '../../schema/types.js';
-import { addActionEndpoints, formatDeliveryLine, logAction, type ReceiverActions, type WebhookPayload } from '../../runtime/receiver/index.js';
-import { fixtures } from './fixtures.js';
-import { post, startReceiver } from './helpers.js';
+import { formatDeliveryLine, type WebhookPayload } from '../../runtime/receiver/index.js';
+import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
+import { fixtures } from '../receiver/fixtures.js';
+import { post, startReceiver } from '../receiver/helpers.js';
 
 t.test('endpoints of a receiver section dispatch to the injected action table', async (t) => {
   const calls: string[] = [];

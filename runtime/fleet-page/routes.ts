@@ -1,14 +1,16 @@
 import { readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RouteHandler } from '../receiver/types.js';
 import { packagePath } from '../../lib/paths.js';
-import { readStatic, sendStatic } from './static-files.js';
+import { readStatic, sendStatic } from '../../lib/static-files.js';
 
-// The fleet page's files, served by the agent through the receiver's route().
+// The fleet page's files as plain node:http handlers; the CLI mounts them on
+// the agent's receiver (anything with `route(method, path, handler)`).
 // The page is at `/` and its assets under `/fleet/`; it polls `/status`.
 
 /** Folder holding index.html, app.js, style.css… of the fleet page. */
-export const fleetPageRoot: string = packagePath('runtime', 'fleet', 'page');
+export const fleetPageRoot: string = packagePath('runtime', 'fleet-page', 'page');
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** URL prefix of the page's assets. */
 export const FLEET_ASSET_PREFIX = '/fleet/';
@@ -23,7 +25,7 @@ function notFound(res: ServerResponse): void {
  * A route handler serving the fleet page: `/` and `/index.html` give the page,
  * `/fleet/<file>` its assets. Mount it for each path with `mountFleetPage`.
  */
-export function fleetPageHandler(root: string = fleetPageRoot): RouteHandler {
+export function fleetPageHandler(root: string = fleetPageRoot): PageHandler {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const rel = path === '/' || path === '/index.html' ? 'index.html'
@@ -41,7 +43,7 @@ export function fleetPagePaths(root: string = fleetPageRoot): string[] {
 }
 
 /** Register the fleet page on anything with the receiver's `route(method, path, handler)`. */
-export function mountFleetPage(target: { route(method: 'GET', path: string, handler: RouteHandler): void }, root: string = fleetPageRoot): void {
+export function mountFleetPage(target: { route(method: 'GET', path: string, handler: PageHandler): void }, root: string = fleetPageRoot): void {
   const handler = fleetPageHandler(root);
   for (const path of fleetPagePaths(root)) target.route('GET', path, handler);
 }

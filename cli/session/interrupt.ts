@@ -1,4 +1,4 @@
-import type { Io } from '../../../lib/io.js';
+import type { Io } from '../../lib/io.js';
 
 // Ctrl-C during an apply: the first one stops scheduling new actions and lets
 // those in flight finish and be recorded; a second one aborts them too.

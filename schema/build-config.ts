@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import type {
-  AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WatchedItem, WatchedType,
-  WebhookDomain, WebhookSpec,
-} from './types.js';
+import type { AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
+import type { WatchedItem, WatchedType, WebhookDomain } from '../lib/wire/hub.js';
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
 
@@ -15,7 +13,7 @@ export const DEFAULT_RECEIVER_PORT = 7860;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
-export function normalize(root: Data, file: string, baseDir: string, env: NodeJS.ProcessEnv): Config {
+export function buildConfig(root: Data, file: string, baseDir: string, env: NodeJS.ProcessEnv): Config {
   const apps = Object.fromEntries(entries(root.apps).map(([name, a]) => [name, appSpec(name, a, baseDir)]));
   const active = str(root.active);
   const fileEndpoint = str(record(root.hub)?.endpoint);

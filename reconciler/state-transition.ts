@@ -1,5 +1,5 @@
-import type { Action } from '../reconciler/types.js';
-import type { ActionResult, StateFile } from './types.js';
+import type { Action } from './types.js';
+import type { ActionResult, StateFile } from '../state/types.js';
 
 // What one successful action means for the state file. Pure: the executor
 // calls it after each success and writes the result atomically.

@@ -1,5 +1,5 @@
 // Renders each section of the fleet page from the agent's AgentStatus
-// (runtime/fleet/status-types.ts). Pure DOM building, no fetching.
+// (reconciler/agent/status-types.ts). Pure DOM building, no fetching.
 import { h, fill, cell, rowHead, pill, timeEl, duration, list } from './dom.js';
 
 const MAX_DELIVERIES = 20;

@@ -1,9 +1,9 @@
 // The agent's `GET /status` document (format 1.0): what the fleet page shows.
-// The agent builds it; the page in runtime/fleet/page/ reads it. Add fields
+// The agent builds it; the page in runtime/fleet-page/page/ reads it. Add fields
 // freely (optional ones keep 1.0); renaming or removing one needs 2.0.
 
-import type { AppState } from '../../drivers/daemon/types.js';
-import type { DeliveryOutcome } from '../receiver/delivery-log.js';
+import type { AppState } from '../../lib/wire/daemon.js';
+import type { DeliveryOutcome } from '../../runtime/receiver/index.js';
 
 export const AGENT_STATUS_FORMAT_VERSION = '1.0' as const;
 

@@ -1,9 +1,9 @@
-import { ansi } from '../lib/io.js';
-import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from './types.js';
-import { isRobotAction, isWebhookAction } from './types.js';
-import { SENSITIVE } from '../lib/sensitive.js';
+import { ansi } from '../../lib/io.js';
+import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from '../../reconciler/types.js';
+import { isRobotAction, isWebhookAction } from '../../reconciler/types.js';
+import { SENSITIVE } from '../../lib/sensitive.js';
 
-export { planToJson, parsePlan } from './plan-json.js';
+export { planToJson, parsePlan } from '../../reconciler/plan-file.js';
 
 // The human view of a plan, Terraform-like. Plans never hold a secret, and
 // this view prints secrets only as the markers the planner put there.
