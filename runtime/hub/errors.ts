@@ -14,6 +14,7 @@
 // HUB_ERR_ENTRY_NOT_FOUND    404    unknown file in a revision (X-Error-Code: EntryNotFound)
 // HUB_ERR_DISCUSSION_NOT_FOUND 404  unknown discussion number
 // HUB_ERR_REPO_EXISTS        409    create of a repo that exists
+// HUB_ERR_STALE_PARENT       412    a commit whose parent_commit is no longer the head of its branch
 // HUB_ERR_NOT_FOUND          404    no such route
 
 export type HubErrorCode =
@@ -27,6 +28,7 @@ export type HubErrorCode =
   | 'HUB_ERR_ENTRY_NOT_FOUND'
   | 'HUB_ERR_DISCUSSION_NOT_FOUND'
   | 'HUB_ERR_REPO_EXISTS'
+  | 'HUB_ERR_STALE_PARENT'
   | 'HUB_ERR_NOT_FOUND';
 
 const STATUS: Record<HubErrorCode, number> = {
@@ -40,6 +42,7 @@ const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_ENTRY_NOT_FOUND: 404,
   HUB_ERR_DISCUSSION_NOT_FOUND: 404,
   HUB_ERR_REPO_EXISTS: 409,
+  HUB_ERR_STALE_PARENT: 412,
   HUB_ERR_NOT_FOUND: 404,
 };
 

@@ -11,6 +11,9 @@ import { commitFiles, headCommit, readableRepo, resolveRevision, writableRepo, R
 type RevParams = { owner: string; name: string; rev: string };
 type ResolveParams = RevParams & { '*': string };
 
+/** The hub's own words for a stale `parent_commit` (HTTP 412). */
+export const STALE_PARENT_MESSAGE = 'The branch was updated since you opened this page. Please refresh and try again.';
+
 export const COMMIT_BODY_LIMIT = 100 * 1024 * 1024;
 
 export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
@@ -34,7 +37,7 @@ export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
       if (resolveRevision(repo, req.params.rev) !== headCommit(repo)) throw badRequest('Commits are only accepted on main');
       const parsed = parseCommitBody(req.body);
       if (parsed.parentCommit && parsed.parentCommit !== headCommit(repo).oid) {
-        throw badRequest(`parentCommit ${parsed.parentCommit} is not the head of main: a commit has happened since`);
+        throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
       }
       const commit = await commitFiles(ctx, user, repo, parsed.ops, parsed.summary, parsed.description);
       return { success: true, commitOid: commit.oid, commitUrl: `${repoWebUrl(ctx.baseUrl, type, repo.repoId)}/commit/${commit.oid}`, commitMessage: parsed.summary };
