@@ -10,6 +10,7 @@ import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
 import { driverPool, hubAccess } from '../session/drivers.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../up/signals.js';
+import { withConfigEnv } from '../session/config-env.js';
 
 interface Options { file: string; interval: string; mode: string; receiverPort?: string; state?: string; token?: string }
 
@@ -27,8 +28,8 @@ GET /status answers JSON (last run, drift, robots, deliveries); / is the fleet p
 Ctrl-C finishes the action in flight, releases the state lock and exits 0.
 `;
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = withSessionOptions(newCommand('agent', io))
+export async function run(args: string[], outer: Io): Promise<number> {
+  const cmd = withSessionOptions(newCommand('agent', outer))
     .description('Watch robot.yaml, heal drift, and redeploy apps on hub deliveries')
     .option('--interval <duration>', 'drift check interval (e.g. 30s, 5m)', '60s')
     .option('--mode <mode>', 'heal: correct drift; warn: only report it', 'heal')
@@ -37,6 +38,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const settings = parseOptions(o);
+  const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io);
   const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
   const out = (line: string): void => io.out(`${line}\n`);

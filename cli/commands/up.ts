@@ -16,6 +16,8 @@ import { examplesToPublish, publishExamples } from '../up/publish.js';
 import { whereLines, type WhereInput } from '../up/print.js';
 import { Teardown } from '../up/teardown.js';
 import { waitForStop } from '../up/signals.js';
+import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
+import { statePath } from '../../state/file.js';
 
 interface Options { file?: string; data?: string; interval: string }
 
@@ -28,8 +30,12 @@ Runs the whole GitOps loop on this machine, with no network and no account:
   3. the example apps the file names (Space ${USER}/<app>, folder examples/apps/<app>) published to the hub;
   4. the agent: webhooks created, apps installed, active apps started, receiver and fleet page served.
 Then a publish or a commit to an app's Space redeploys it on the robots within seconds.
-WEBHOOK_SECRET is generated for the session when the environment has none.
-Data (hub, robots' apps, state) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
+WEBHOOK_SECRET, when not exported, is generated once and kept in .robotctl/env beside the
+file (0600); while up runs, HF_ENDPOINT and HF_TOKEN of its hub are kept there too. plan, diff,
+apply, status and agent on the same file read that file (exported variables win), and up uses
+the same state (.robotctl/state.json beside the file), so \`robotctl plan -f <file>\` in another
+terminal sees what up did.
+Data (hub, robots' apps) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
 Ctrl-C stops everything and leaves no process behind.
 `;
 
@@ -43,7 +49,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const out = (line: string): void => io.out(`${line}\n`);
-  const prep = prepare(o, io, out);
+  const prep = await prepare(o, io, out);
   const stop = waitForStop();
   let stopped = false;
   void stop.promise.then(() => { stopped = true; });
@@ -78,11 +84,10 @@ interface Prepared {
   intervalMs: number;
 }
 
-function prepare(o: Options, io: Io, out: (line: string) => void): Prepared {
+async function prepare(o: Options, io: Io, out: (line: string) => void): Promise<Prepared> {
   const file = o.file ?? defaultFile(io.cwd);
   const intervalMs = parseDuration(o.interval, '--interval');
-  const secret = io.env.WEBHOOK_SECRET || randomBytes(24).toString('hex');
-  if (!io.env.WEBHOOK_SECRET) out('WEBHOOK_SECRET is not set: generated one for this session (the webhooks and the receiver share it).');
+  const secret = io.env.WEBHOOK_SECRET || await keptSecret(resolve(io.cwd, file), out);
   const config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } });
   const data = o.data ? resolve(io.cwd, o.data) : join(dirname(config.file), '.robotctl', 'up');
   mkdirSync(data, { recursive: true, mode: 0o700 });
@@ -101,6 +106,9 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   teardown.add(() => hub.close());
   const tokenFile = join(p.data, 'hub-token');
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const envFile = configEnvPath(p.config.file);
+  await updateConfigEnv(envFile, { HF_ENDPOINT: hub.url, HF_TOKEN: token });
+  teardown.add(() => updateConfigEnv(envFile, { HF_ENDPOINT: null, HF_TOKEN: null }));
   out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
   const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
 
@@ -117,10 +125,24 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
 
   out('agent: installing the apps and starting the active ones (the first up takes a while)...');
   const agent = await launchAgent(upIo, p.config, {
-    file: p.file, statePath: join(p.data, 'state.json'), token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
+    file: p.file, statePath: statePath(p.config.file), token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
   });
   teardown.add(() => agent.stop());
   return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published } };
+}
+
+/** The secret of an earlier up of this file, else a new one, kept in .robotctl/env beside it. */
+async function keptSecret(file: string, out: (line: string) => void): Promise<string> {
+  const path = configEnvPath(file);
+  const kept = readConfigEnv(path).WEBHOOK_SECRET;
+  if (kept) {
+    out(`WEBHOOK_SECRET: using the one kept in ${path}`);
+    return kept;
+  }
+  const secret = randomBytes(24).toString('hex');
+  await updateConfigEnv(path, { WEBHOOK_SECRET: secret });
+  out(`WEBHOOK_SECRET is not set: generated one and kept it in ${path} (0600), where plan, apply and agent find it`);
+  return secret;
 }
 
 /** examples/fleet.yaml of the working folder (a clone), else the one shipped in the package. */

@@ -9,6 +9,7 @@ import { readState, statePath } from '../../state/file.js';
 import type { StateFile } from '../../state/types.js';
 import { observe } from '../../reconciler/observe.js';
 import { driverPool, hubAccess } from './drivers.js';
+import { withConfigEnv } from './config-env.js';
 import type { Observation } from '../../reconciler/types.js';
 
 // What every reconciling command starts from: the loaded file, its state,
@@ -41,7 +42,8 @@ export function loadOrExit(file: string, io: Io): Config {
   throw new ExitError(1);
 }
 
-export async function openSession(io: Io, o: SessionOptions): Promise<Session> {
+export async function openSession(outer: Io, o: SessionOptions): Promise<Session> {
+  const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io);
   const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
   const state = await readState(path);

@@ -87,7 +87,7 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
 
   await until(() => stdout.includes('robotctl up: ready') || child.exitCode !== null, 120_000, 'robotctl up: ready');
   t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${stderr}`);
-  t.match(stdout, /WEBHOOK_SECRET is not set: generated one/);
+  t.match(stdout, /WEBHOOK_SECRET is not set: generated one and kept it in .*\.robotctl\/env \(0600\)/);
   t.match(stdout, new RegExp(`desk +http://127\\.0\\.0\\.1:${ports.desk}/`));
   t.match(stdout, new RegExp(`fleet page +http://127\\.0\\.0\\.1:${ports.receiver}/`));
   const tokenFile = join(dir, '.robotctl', 'up', 'hub-token');
@@ -107,13 +107,38 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
   const apps = processesUnder(join(dir, '.robotctl'));
   t.ok(apps.length >= 2, `the two app processes run (${apps.join(', ')})`);
 
+  // Another terminal: plan on the same file, with nothing exported, sees
+  // up's hub, up's state and up's secret, so there is nothing to do.
+  const envFile = join(dir, '.robotctl', 'env');
+  t.equal(statSync(envFile).mode & 0o777, 0o600, 'the env file is 0600');
+  t.match(readFileSync(envFile, 'utf8'), /^WEBHOOK_SECRET=[0-9a-f]{48}$/m);
+  const plan = await runBin(['plan', '-f', file], env);
+  t.equal(plan.code, 0, `plan exits 0\n${plan.stdout}\n${plan.stderr}`);
+  t.match(plan.stdout, /No changes\. The hub and robots match robot\.yaml\./);
+  t.match(plan.stderr, /using WEBHOOK_SECRET, HF_ENDPOINT, HF_TOKEN from .*\.robotctl\/env/);
+  t.notOk(plan.stdout.includes(token) || plan.stderr.includes(token), 'plan never prints the token');
+
   child.kill('SIGINT');
   t.equal(await exited, 0, `exit 0\n${stdout.slice(-500)}\n${stderr}`);
   t.match(stdout, /stopped\n$/);
   t.same(apps.filter(alive), [], 'no app process survives');
   t.same(processesUnder(join(dir, '.robotctl')).filter(alive), [], 'nothing runs from the data folder');
   for (const port of Object.values(ports)) t.ok(await portFree(port), `port ${port} is free again`);
+  const kept = readFileSync(envFile, 'utf8');
+  t.match(kept, /^WEBHOOK_SECRET=/m, 'the secret is kept for the next up');
+  t.notMatch(kept, /HF_ENDPOINT|HF_TOKEN/, 'the stopped hub is forgotten');
 });
+
+function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 t.test('a robot port in use is a clear error naming the robot and the port', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-up-busy-'));
