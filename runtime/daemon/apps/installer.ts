@@ -7,6 +7,7 @@ import { stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { runCommand } from './run.js';
+import { checkAppName, confined } from './names.js';
 import { missingDependencies } from './deps.js';
 import { customAppUrl } from './custom-url.js';
 import type { SpaceSource } from './space-source.js';
@@ -31,7 +32,7 @@ export interface InstallDeps {
 type Log = (line: string) => void;
 
 export function pthPath(venv: Venv, name: string): string {
-  return join(venv.sitePackages, `${PTH_PREFIX}${name}.pth`);
+  return confined(venv.sitePackages, `${PTH_PREFIX}${checkAppName(name, 'app name')}.pth`);
 }
 
 async function pipInstallVersion(deps: InstallDeps, name: string, src: string, versionId: string, log: Log): Promise<{ dir: string; entries: string[]; venv: Venv }> {
@@ -39,7 +40,7 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const root = deps.store.versionsDir(name);
   await mkdir(root, { recursive: true });
   await collectGarbage(deps, name);
-  const partial = join(root, `.partial-${versionId}`);
+  const partial = confined(root, `.partial-${versionId}`);
   const args = ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--target', partial, src];
   log(`Running command: ${venv.python} ${args.join(' ')}`);
   try {
@@ -48,7 +49,7 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
     const missing = await missingDependencies(partial, venv.sitePackages);
     if (missing.length) log(`Warning: '${name}' depends on ${missing.join(', ')}, not installed (offline install without dependencies): the app may fail to start`);
-    const dir = join(root, versionId);
+    const dir = confined(root, versionId);
     await rename(partial, dir);
     return { dir, entries, venv };
   } catch (err) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AppInfo } from '../../../lib/wire/daemon.js';
 import { readJson } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
+import { checkAppName, confined } from './names.js';
 import { scanEntryPoints, type EntryPoint } from './entry-points.js';
 
 // What the daemon keeps in --apps-dir besides the venv: one metadata file
@@ -42,11 +43,15 @@ export class AppStore {
   }
 
   versionsDir(name: string): string {
-    return join(this.appsDir, 'apps', name);
+    return confined(join(this.appsDir, 'apps'), checkAppName(name, 'app name'));
+  }
+
+  private recordPath(name: string): string {
+    return confined(this.metaDir(), `${checkAppName(name, 'app name')}.json`);
   }
 
   async record(name: string): Promise<AppRecord | null> {
-    return (await readJson(join(this.metaDir(), `${name}.json`))) as AppRecord | null;
+    return (await readJson(this.recordPath(name))) as AppRecord | null;
   }
 
   async records(): Promise<AppRecord[]> {
@@ -58,11 +63,11 @@ export class AppStore {
 
   async saveRecord(r: AppRecord): Promise<void> {
     await mkdir(this.metaDir(), { recursive: true });
-    await atomicWrite(join(this.metaDir(), `${r.info.name}.json`), `${JSON.stringify(r, null, 2)}\n`);
+    await atomicWrite(this.recordPath(r.info.name), `${JSON.stringify(r, null, 2)}\n`);
   }
 
   async dropRecord(name: string): Promise<void> {
-    await rm(join(this.metaDir(), `${name}.json`), { force: true });
+    await rm(this.recordPath(name), { force: true });
   }
 
   async startupApp(): Promise<string | null> {

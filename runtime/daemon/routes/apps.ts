@@ -3,6 +3,7 @@ import type { AppInfo } from '../../../lib/wire/daemon.js';
 import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { toAppInfo } from '../apps/store.js';
+import { checkAppName } from '../apps/names.js';
 import { checkUpdates, install, remove, update } from '../apps/operations.js';
 import { appInfoSchema, seedInstallSchema, SOURCE_KINDS, startupAppSchema } from '../schemas.js';
 
@@ -16,6 +17,7 @@ function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => 
 }
 
 function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: string } {
+  checkAppName(info.name, 'name');
   if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
   // Defaults inside anyOf are not applied by ajv: fill them here.
   const full: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
@@ -45,16 +47,22 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   });
 
   app.post<{ Params: { app_name: string } }>('/api/apps/remove/:app_name', { schema: { params: nameParam } },
-    async (req) => jobFor(ctx, 'remove', (log) => remove(ctx.ops, req.params.app_name, log)));
+    async (req) => {
+      const name = checkAppName(req.params.app_name);
+      return jobFor(ctx, 'remove', (log) => remove(ctx.ops, name, log));
+    });
   app.post<{ Params: { app_name: string } }>('/api/apps/update/:app_name', { schema: { params: nameParam } },
-    async (req) => jobFor(ctx, 'update', (log) => update(ctx.ops, req.params.app_name, log)));
+    async (req) => {
+      const name = checkAppName(req.params.app_name);
+      return jobFor(ctx, 'update', (log) => update(ctx.ops, name, log));
+    });
   app.get('/api/apps/check-updates', async () => checkUpdates(ctx.ops));
 
   app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name', { schema: { params: nameParam } },
-    async (req) => ctx.apps.start(req.params.app_name));
+    async (req) => ctx.apps.start(checkAppName(req.params.app_name)));
   // Newer daemons' variant that never evicts a running app: ours never does.
   app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name/no-evict', { schema: { params: nameParam } },
-    async (req) => ctx.apps.start(req.params.app_name));
+    async (req) => ctx.apps.start(checkAppName(req.params.app_name)));
   app.post('/api/apps/restart-current-app', async () => ctx.apps.restart());
   app.post('/api/apps/stop-current-app', async (_req, reply) => {
     await ctx.apps.stop();
@@ -69,6 +77,7 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/api/apps/startup-app', async () => ({ startup_app: await ctx.store.startupApp() }));
   app.put<{ Body: { startup_app?: string | null } }>('/api/apps/startup-app', { schema: { body: startupAppSchema } }, async (req) => {
     const name = req.body.startup_app ?? null;
+    if (name !== null) checkAppName(name, 'startup_app');
     if (name !== null && !(await ctx.installed()).some((a) => a.name === name || a.entry.name === name)) throw Errors.notInstalled(name);
     await ctx.store.setStartupApp(name);
     return { startup_app: name };
