@@ -9,6 +9,7 @@ import { daemonRoutes } from './routes/daemon.js';
 import { moveRoutes } from './routes/move.js';
 import { stateRoutes } from './routes/state.js';
 import { dashboardRoutes } from './dashboard-route.js';
+import { sdkWsRoutes } from './sdk-ws/route.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
 // around a simulated robot. buildDaemon() makes the app (tests inject into
@@ -58,6 +59,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   moveRoutes(app, ctx);
   stateRoutes(app, ctx);
   dashboardRoutes(app);
+  sdkWsRoutes(app, ctx);
   return app;
 }
 

@@ -52,9 +52,12 @@ export type SetTargetResult = { status: 'ok'; clamped: string[] } | { status: 'i
 export class SimRobot {
   present: Target = { head: SLEEP_HEAD, antennas: [...SLEEP_ANTENNAS], bodyYaw: 0 };
   motorMode: MotorMode = 'enabled';
+  /** The SDK turns it on at connect (`set_automatic_body_yaw`); kept for status, no kinematics here. */
+  automaticBodyYaw = false;
   setTargetCount = 0;
   private move: Move | null = null;
   private readonly listeners = new Set<(e: MoveEvent) => void>();
+  private readonly tickListeners = new Set<() => void>();
   private readonly loop = new FixedRateLoop(CONTROL_HZ, (now) => this.tick(now));
 
   start(): void {
@@ -76,6 +79,16 @@ export class SimRobot {
 
   resetLoopStats(): void {
     this.loop.resetStats();
+  }
+
+  /** Called after every control tick (50 Hz) while the loop runs: the state stream's clock. */
+  onTick(fn: () => void): () => void {
+    this.tickListeners.add(fn);
+    return () => this.tickListeners.delete(fn);
+  }
+
+  get moving(): boolean {
+    return this.move !== null;
   }
 
   onMove(fn: (e: MoveEvent) => void): () => void {
@@ -164,10 +177,12 @@ export class SimRobot {
 
   private tick(now: number): void {
     const m = this.move;
-    if (!m) return;
-    const s = m.durationMs > 0 ? (now - m.start) / m.durationMs : 1;
-    this.present = s >= 1 ? m.to : blend(m.from, m.to, progress(m.interpolation, s));
-    if (s >= 1) this.finish(m, 'move_completed', m.kind);
+    if (m) {
+      const s = m.durationMs > 0 ? (now - m.start) / m.durationMs : 1;
+      this.present = s >= 1 ? m.to : blend(m.from, m.to, progress(m.interpolation, s));
+      if (s >= 1) this.finish(m, 'move_completed', m.kind);
+    }
+    for (const fn of this.tickListeners) fn();
   }
 }
 
