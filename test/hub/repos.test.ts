@@ -13,7 +13,7 @@ t.test('repos through the driver: create, info, commit, download, delete', async
   t.equal(await alice.repoInfo('space', 'alice/app'), null, 'missing repo is null');
   const { url } = await alice.createRepo('space', 'alice/app', { spaceSdk: 'docker' });
   t.equal(url, `${hub.url}/spaces/alice/app`);
-  await t.rejects(alice.createRepo('space', 'alice/app'), { status: 409 });
+  await t.rejects(alice.createRepo('space', 'alice/app'), { name: 'HubError', status: 409 });
   t.same(await alice.createRepo('space', 'alice/app', { existOk: true }), { url });
 
   const readme = '---\nsdk: docker\ntags:\n  - reachy_mini\n  - reachy_mini_python_app\n---\n# app\n';
@@ -31,7 +31,7 @@ t.test('repos through the driver: create, info, commit, download, delete', async
   const c2 = await alice.commit('space', 'alice/app', [{ op: 'delete', path: 'src/app/main.py' }, { op: 'add', path: 'x.bin', content: Buffer.from([0, 1, 2, 255]) }], 'second');
   t.not(c2.commitOid, c1.commitOid);
   t.same([...(await anon.downloadFile('space', 'alice/app', 'x.bin'))], [0, 1, 2, 255], 'binary content round-trips');
-  await t.rejects(anon.downloadFile('space', 'alice/app', 'src/app/main.py'), { status: 404, code: 'EntryNotFound' });
+  await t.rejects(anon.downloadFile('space', 'alice/app', 'src/app/main.py'), { name: 'HubError', status: 404, code: 'EntryNotFound' });
   t.equal((await anon.downloadFile('space', 'alice/app', 'src/app/main.py', c1.commitOid)).toString(), 'print("hi")\n', 'old revision by sha');
 
   const head = await fetch(`${hub.url}/spaces/alice/app/resolve/main/x.bin`, { method: 'HEAD' });
@@ -40,9 +40,9 @@ t.test('repos through the driver: create, info, commit, download, delete', async
 
   const bob = createHubClient({ endpoint: hub.url, token: BOB.token });
   t.teardown(() => bob.close());
-  await t.rejects(bob.commit('space', 'alice/app', [{ op: 'add', path: 'a', content: Buffer.from('') }], 'x'), { status: 403 });
-  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'delete', path: 'nope' }], 'x'), { status: 400 });
-  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'add', path: '../evil', content: Buffer.from('') }], 'x'), { status: 400 });
+  await t.rejects(bob.commit('space', 'alice/app', [{ op: 'add', path: 'a', content: Buffer.from('') }], 'x'), { name: 'HubError', status: 403 });
+  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'delete', path: 'nope' }], 'x'), { name: 'HubError', status: 400 });
+  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'add', path: '../evil', content: Buffer.from('') }], 'x'), { name: 'HubError', status: 400 });
 
   await alice.createRepo('model', 'alice/private-m', { private: true });
   t.equal(await bob.repoInfo('model', 'alice/private-m'), null, 'a private repo is invisible to others');

@@ -42,9 +42,9 @@ t.test('webhook API through the driver', async (t) => {
 
   // Owner isolation: bob sees nothing of alice's and gets 404 on her ids.
   t.same(await bob.listWebhooks(), []);
-  await t.rejects(bob.getWebhook(created.id), { status: 404 });
-  await t.rejects(bob.deleteWebhook(created.id), { status: 404 });
-  await t.rejects(bob.updateWebhook(created.id, { watched: [] }), { status: 404 });
+  await t.rejects(bob.getWebhook(created.id), { name: 'HubError', status: 404 });
+  await t.rejects(bob.deleteWebhook(created.id), { name: 'HubError', status: 404 });
+  await t.rejects(bob.updateWebhook(created.id, { watched: [] }), { name: 'HubError', status: 404 });
 
   await alice.deleteWebhook(created.id);
   const err = await alice.getWebhook(created.id).catch((e: unknown) => e);

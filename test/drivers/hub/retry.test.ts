@@ -92,7 +92,7 @@ t.test('4xx are not retried', async (t) => {
   const proxy = await faultProxy(t, hub.url, () => false);
   const c = createHubClient({ endpoint: proxy.url, token: 'hf_bad', retryBaseMs: 1 });
   t.teardown(() => c.close());
-  await t.rejects(c.listWebhooks(), { status: 401, hubMessage: 'Invalid credentials in Authorization header', retriable: false });
+  await t.rejects(c.listWebhooks(), { name: 'HubError', status: 401, hubMessage: 'Invalid credentials in Authorization header', retriable: false });
   t.equal(proxy.seen.length, 1);
 });
 
@@ -123,7 +123,7 @@ t.test('a create that never landed surfaces the error', async (t) => {
   });
   const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1 });
   t.teardown(() => c.close());
-  await t.rejects(c.createWebhook(input), { status: 500, hubMessage: 'boom' });
+  await t.rejects(c.createWebhook(input), { name: 'HubError', status: 500, hubMessage: 'boom' });
   t.equal(proxy.seen.filter((s) => s.method === 'POST').length, 1);
   t.equal(hub.data().webhooks.length, 0);
 });
@@ -143,7 +143,7 @@ t.test('timeouts are retried for reads and reported as HubError', async (t) => {
   const proxy = await faultProxy(t, hub.url, () => true); // never answers
   const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, timeoutMs: 100, maxRetries: 1, retryBaseMs: 1 });
   t.teardown(() => c.close());
-  await t.rejects(c.listWebhooks(), { status: null, retriable: true, message: /UND_ERR_HEADERS_TIMEOUT/ });
+  await t.rejects(c.listWebhooks(), { name: 'HubError', status: null, retriable: true, message: /UND_ERR_HEADERS_TIMEOUT/ });
   t.equal(proxy.seen.length, 2);
 });
 
