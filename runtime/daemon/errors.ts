@@ -23,6 +23,7 @@ export const Errors = {
   moveNotFound: (uuid: string) => new HttpError(404, `Move with UUID ${uuid} not found`),
   badRequest: (msg: string) => new HttpError(400, msg),
   notFound: () => new HttpError(404, 'Not Found'),
+  crossSite: (why: string) => new HttpError(403, `Cross-site request refused (${why}): the daemon only accepts state changes from its own pages and from non-browser clients`),
 } as const;
 
 interface AjvLikeError {

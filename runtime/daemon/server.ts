@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { errorMessage } from '../../lib/errors.js';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
-import { installErrorHandlers } from './errors.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { crossSiteReason } from '../../lib/cross-site.js';
+import { Errors, installErrorHandlers } from './errors.js';
 import { appsRoutes } from './routes/apps.js';
 import { jobRoutes } from './routes/jobs.js';
 import { daemonRoutes } from './routes/daemon.js';
@@ -38,6 +40,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   installErrorHandlers(app);
   app.addHook('onRequest', async (req) => {
     ctx.stats.requests++;
+    refuseCrossSite(req.method, req.headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;
   });
   app.addHook('onReady', async () => {
@@ -61,6 +64,17 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   dashboardRoutes(app);
   sdkWsRoutes(app, ctx);
   return app;
+}
+
+/**
+ * A web page the user opens must not drive the robot (issue 12.2). A
+ * WebSocket upgrade is a GET but carries commands (set_target, the SDK), so
+ * it is judged like a POST.
+ */
+function refuseCrossSite(method: string, headers: IncomingHttpHeaders): void {
+  const upgrade = headers.upgrade?.toLowerCase() === 'websocket';
+  const why = crossSiteReason(upgrade ? 'POST' : method, headers);
+  if (why) throw Errors.crossSite(why);
 }
 
 async function startStartupApp(ctx: DaemonContext): Promise<void> {

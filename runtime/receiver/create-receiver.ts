@@ -13,6 +13,7 @@ import { sendJson } from './send-json.js';
 import { landingPage as defaultLandingPage } from './landing-page.js';
 import { readyMessages, secretMessages } from './start-messages.js';
 import { errorMessage } from '../../lib/errors.js';
+import { crossSiteReason } from '../../lib/cross-site.js';
 
 const MiB = 1024 * 1024;
 
@@ -54,6 +55,13 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // A web page the user opens must not trigger deliveries or routes (issue 12.2).
+    const crossSite = crossSiteReason(req.method ?? 'GET', req.headers);
+    if (crossSite) {
+      const e = receiverErrors.crossSite(crossSite);
+      log(`refused ${req.method ?? ''} ${(req.url ?? '/').split('?', 1)[0] ?? '/'}: ${e.body.error ?? ''}`);
+      return sendJson(res, e.status, e.body);
+    }
     try {
       const done = dispatch(req, res);
       if (done) done.catch((err: unknown) => internalError(res, err, log));

@@ -12,6 +12,7 @@
 // | RCV_ERR_BODY_TOO_LARGE       | 413    | {"error":"Body larger than <n> bytes."}       |
 // | RCV_ERR_BAD_JSON             | 400    | {"error":"Body is not valid JSON: <why>"}     |
 // | RCV_ERR_INVALID_PAYLOAD      | 400    | {"error":"Invalid payload: <field> ..."}      |
+// | RCV_ERR_CROSS_SITE           | 403    | {"error":"Cross-site request refused (<why>)."} |
 // | RCV_ERR_HANDLER_FAILED       | 500    | {"error":"Internal error"}                    |
 //
 // The official receiver answers 422 for an invalid payload; we answer 400 (a
@@ -37,5 +38,6 @@ export const receiverErrors = {
   bodyTooLarge: (max: number): ReceiverError => entry('RCV_ERR_BODY_TOO_LARGE', 413, { error: `Body larger than ${max} bytes.` }),
   badJson: (why: string): ReceiverError => entry('RCV_ERR_BAD_JSON', 400, { error: `Body is not valid JSON: ${why}` }),
   invalidPayload: (why: string): ReceiverError => entry('RCV_ERR_INVALID_PAYLOAD', 400, { error: why }),
+  crossSite: (why: string): ReceiverError => entry('RCV_ERR_CROSS_SITE', 403, { error: `Cross-site request refused (${why}).` }),
   handlerFailed: (): ReceiverError => entry('RCV_ERR_HANDLER_FAILED', 500, { error: 'Internal error' }),
 };
