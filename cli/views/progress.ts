@@ -2,6 +2,7 @@ import type { Io } from '../../lib/io.js';
 import { useColor } from '../../lib/io.js';
 import type { ApplyEvent } from '../../reconciler/apply.js';
 import { actionText, duration, palette, unitAddress, type Palette } from './format.js';
+import { StillRunning, elapsedText, type Ticker } from '../../lib/still-running.js';
 
 // Outcomes as they happen. Not on a terminal: one line per outcome, for
 // logs and CI. On a terminal: the same lines for what finished, plus one
@@ -34,12 +35,23 @@ export function actionLine(e: ApplyEvent, p: Palette): string | null {
   }
 }
 
-export function createProgress(io: Io, total: number): Progress {
+/** Every 10 s, a plain line for each action still running (terminal and CI alike). */
+function stillRunning(p: Palette, print: (line: string) => void, ticker?: Ticker): StillRunning {
+  return new StillRunning((what, ms) => print(`${what}: still running... ${p.dim(elapsedText(ms))}`), undefined, ticker);
+}
+
+function track(still: StillRunning, e: ApplyEvent): void {
+  if (e.type === 'action.started') still.begin(e.unit, `${unitAddress(e.action)}: ${actionText(e.action)}`);
+  if (e.type === 'action.done' || e.type === 'action.failed') still.end(e.unit);
+}
+
+export function createProgress(io: Io, total: number, ticker?: Ticker): Progress {
   const p = palette(useColor(io));
   if (!io.isTTY) {
+    const still = stillRunning(p, (line) => io.out(`${line}\n`), ticker);
     return {
-      onEvent: (e) => { const line = actionLine(e, p); if (line) io.out(`${line}\n`); },
-      finish: () => {},
+      onEvent: (e) => { track(still, e); const line = actionLine(e, p); if (line) io.out(`${line}\n`); },
+      finish: () => still.close(),
     };
   }
   const running = new Map<string, string>();
@@ -52,14 +64,16 @@ export function createProgress(io: Io, total: number): Progress {
     shown = true;
   };
   const clear = (): void => { if (shown) io.out('\r\x1b[K'); shown = false; };
+  const still = stillRunning(p, (line) => { clear(); io.out(`${line}\n`); status(); }, ticker);
   return {
     onEvent: (e) => {
+      track(still, e);
       if (e.type === 'action.started') running.set(e.unit, `${unitAddress(e.action)} ${actionText(e.action)}`);
       if (e.type === 'action.done' || e.type === 'action.failed') { running.delete(e.unit); finished += 1; }
       const line = actionLine(e, p);
       if (line) { clear(); io.out(`${line}\n`); }
       status();
     },
-    finish: clear,
+    finish: () => { still.close(); clear(); },
   };
 }

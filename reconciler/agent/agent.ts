@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Config } from '../../schema/types.js';
 import type { AgentStatus, RunSummary } from './status-types.js';
 import { createReceiver, type Receiver } from '../../runtime/receiver/index.js';
@@ -166,6 +167,10 @@ function makeReceiver(opts: AgentOptions, config: Config, sink: Parameters<typeo
     host: opts.receiverHost ?? '127.0.0.1',
     landingPage: null,
     log: opts.log,
+    // The agent creates the webhooks itself: sending the user to the hub's settings page would mislead.
+    setupHint: Object.keys(config.webhooks).length > 0
+      ? `The webhooks of ${basename(config.file)} are created and kept by this agent; nothing to set up by hand.`
+      : 'Declare a webhook in robot.yaml that points here and the agent will create it.',
   });
   addActionEndpoints(receiver, spec?.endpoints ?? [], agentActions(sink));
   return receiver;

@@ -76,6 +76,7 @@ export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<Ru
     ctx.log(`  run failed: ${errorMessage(err)}`);
     return finish('failed', { ...found, remaining: null });
   } finally {
+    runLog.close();
     await lock?.release().catch(() => {});
   }
 }

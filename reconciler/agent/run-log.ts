@@ -2,6 +2,7 @@ import type { ActionResult } from './status-types.js';
 import type { Action, Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { ApplyReport } from '../report.js';
+import { StillRunning, elapsedText, type Ticker } from '../../lib/still-running.js';
 
 // Turns the executor's events into the per-action results of a run (for
 // GET /status) and into one log line each (for stdout). Lines name the
@@ -9,18 +10,26 @@ import type { ApplyReport } from '../report.js';
 
 export class RunLog {
   readonly results: ActionResult[] = [];
+  private readonly still: StillRunning;
 
-  constructor(private readonly log: (line: string) => void) {}
+  constructor(private readonly log: (line: string) => void, ticker?: Ticker) {
+    this.still = new StillRunning((what, ms) => this.log(`  running ${what}... ${elapsedText(ms)}`), undefined, ticker);
+  }
 
   /** Actions already reported: an outcome is logged once even if the executor says it twice. */
   private readonly ended = new Set<Action>();
 
   onEvent = (e: ApplyEvent): void => {
     if (e.type === 'action.done' || e.type === 'action.failed') {
+      this.still.end(e.unit);
       if (this.ended.has(e.action)) return;
       this.ended.add(e.action);
     }
     switch (e.type) {
+      case 'action.started':
+        this.log(`  running ${label(e.action)}...`);
+        this.still.begin(e.unit, label(e.action));
+        break;
       case 'action.done':
         this.results.push(result(e.action, 'ok', null, e.ms));
         this.log(`  done    ${label(e.action)} (${e.ms} ms)${e.performed.detail ? ` ${e.performed.detail}` : ''}`);
@@ -39,6 +48,11 @@ export class RunLog {
         break;
     }
   };
+
+  /** The run is over: no more elapsed-time lines. */
+  close(): void {
+    this.still.close();
+  }
 
   /** Planned actions that never ran (after a failure, a halt, or a stop). */
   addNotDone(report: ApplyReport): void {

@@ -90,7 +90,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
       server = created;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
       for (const line of secretMessages(secrets.length > 0)) log(line);
-      for (const line of readyMessages(url, [...handlers.keys()])) log(line);
+      for (const line of readyMessages(url, [...handlers.keys()], opts.setupHint)) log(line);
       return { url, port };
     },
     async close() {

@@ -10,12 +10,14 @@ export function secretMessages(hasSecret: boolean): string[] {
   ];
 }
 
-export function readyMessages(url: string, endpoints: string[]): string[] {
+export const DEFAULT_SETUP_HINT = 'Go to https://huggingface.co/settings/webhooks to setup your webhooks.';
+
+export function readyMessages(url: string, endpoints: string[], setupHint = DEFAULT_SETUP_HINT): string[] {
   const base = url.replace(/\/+$/, '');
   return [
     '',
     'Webhooks are correctly setup and ready to use:',
     ...endpoints.map((e) => `  - POST ${base}${e}`),
-    'Go to https://huggingface.co/settings/webhooks to setup your webhooks.',
+    setupHint,
   ];
 }

@@ -35,6 +35,8 @@ export interface ReceiverOptions {
   maxDeliveries?: number;
   /** One line per message, no trailing newline. Default: stdout. */
   log?: (line: string) => void;
+  /** The start-up line that says where webhooks are set up. Default: the official receiver's (huggingface.co's settings page). */
+  setupHint?: string;
 }
 
 export interface Receiver {

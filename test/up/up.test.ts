@@ -87,6 +87,9 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
 
   await until(() => stdout.includes('robotctl up: ready') || child.exitCode !== null, 120_000, 'robotctl up: ready');
   t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${stderr}`);
+  t.notMatch(stdout, /Go to https:\/\/huggingface\.co\/settings\/webhooks/, 'up does not send the user to set up webhooks it creates itself');
+  t.match(stdout, /are created and kept by this agent; nothing to set up by hand/);
+  t.match(stdout, /  running install hello_app on desk\.\.\.\n/, 'the agent says what it starts');
   t.match(stdout, /WEBHOOK_SECRET is not set: generated one and kept it in .*\.robotctl\/env \(0600\)/);
   t.match(stdout, new RegExp(`desk +http://127\\.0\\.0\\.1:${ports.desk}/`));
   t.match(stdout, new RegExp(`fleet page +http://127\\.0\\.0\\.1:${ports.receiver}/`));
