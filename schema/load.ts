@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Config, Diagnostic } from './types.js';
-import { formatPath, locate, parseYaml, type Finding, type Located } from './yaml-doc.js';
+import { formatPath, parseYaml, type Finding, type Located } from './yaml-doc.js';
+import { Locator } from './yaml-locate.js';
+import { checkText, readConfigFile, type ReadResult } from './read-config.js';
 import { substituteDocument } from './env.js';
 import { schemaFindings } from './validate-schema.js';
 import { ruleFindings } from './rules.js';
@@ -21,17 +22,19 @@ export interface LoadOptions {
 /** Load a robot.yaml; `file` is kept as typed for the diagnostics. Never throws for user mistakes. */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv, opts: LoadOptions = {}): LoadResult {
   const abs = resolve(opts.cwd ?? process.cwd(), file);
-  let text: string;
+  let read: ReadResult;
   try {
-    text = readFileSync(abs, 'utf8');
+    read = readConfigFile(abs);
   } catch (err) {
     return { ok: false, diagnostics: [{ file, line: 1, column: 1, path: '', message: `cannot read file: ${readError(err)}` }] };
   }
-  return loadText(text, file, abs, env);
+  return read.ok ? loadText(read.text, file, abs, env) : fail(file, [read.problem]);
 }
 
 /** Load from text: `fileLabel` names it in diagnostics, relative app paths resolve against `baseDir`. */
 export function loadConfigText(text: string, fileLabel: string, baseDir: string, env: NodeJS.ProcessEnv): LoadResult {
+  const checked = checkText(text);
+  if (!checked.ok) return fail(fileLabel, [checked.problem]);
   return loadText(text, fileLabel, resolve(baseDir, basename(fileLabel)), env);
 }
 
@@ -57,7 +60,10 @@ function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessE
     return fail(label, [{ line: 1, column: 1, path: '', message: `invalid YAML: ${err instanceof Error ? err.message : String(err)}` }]);
   }
   const findings = withoutShadowed([envFindings, ruleFindings(data, env), schemaFindings(data)]);
-  if (findings.length) return fail(label, findings.map((f) => locate(parsed, f)));
+  if (findings.length) {
+    const locator = new Locator(parsed);
+    return fail(label, findings.map((f) => locator.locate(f)));
+  }
   const root = record(data) ?? {};
   return { ok: true, config: buildConfig(root, abs, dirname(abs), env), diagnostics: [] };
 }

@@ -1,8 +1,10 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node, Scalar } from 'yaml';
+import { Composer, LineCounter, Parser, YAMLParseError, isMap, isScalar, isSeq } from 'yaml';
+import type { CST, Document, Node, Scalar } from 'yaml';
+import { MAX_DEPTH, depthMessage, tooDeep } from './depth.js';
+import { flowVarMessage, flowVars } from './flow-var-hint.js';
 
-// The YAML side of loading: parse keeping positions, report syntax errors and
-// duplicate keys, and map a document path back to a line and column.
+// The YAML side of loading: parse keeping positions, report syntax errors,
+// duplicate keys and too deep nesting. Positions are looked up by yaml-locate.ts.
 
 export type Segment = string | number;
 
@@ -31,15 +33,41 @@ export interface ParsedYaml {
 
 export function parseYaml(text: string): ParsedYaml {
   const lines = new LineCounter();
-  // uniqueKeys off: duplicates are found by dupKeys() below, which knows their path.
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
-  const problems: Located[] = [];
-  for (const e of doc.errors) problems.push(at(lines, e.pos[0], '', syntaxMessage(e.code, e.message)));
-  for (const w of doc.warnings) problems.push(at(lines, w.pos[0], '', `unsupported YAML: ${w.message}`));
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const deep = tooDeep(tokens, MAX_DEPTH);
+  if (deep !== undefined) return { doc: compose([], text), lines, problems: [at(lines, deep, '', depthMessage())] };
+  const doc = compose(tokens, text);
+  const problems = syntaxProblems(doc, text, lines);
   if (problems.length === 0) {
-    for (const f of duplicateKeys(doc.contents, [], lines)) problems.push(locate({ doc, lines }, f));
+    for (const f of duplicateKeys(doc.contents, [], lines)) problems.push(locateKey(lines, f));
   }
   return { doc, lines, problems };
+}
+
+// As yaml's parseDocument, from tokens already parsed. uniqueKeys off: yaml's
+// own check is quadratic in a map's size; duplicateKeys() below is linear and knows the path.
+function compose(tokens: CST.Token[], text: string): Document {
+  const composer = new Composer({ uniqueKeys: false, prettyErrors: false });
+  let doc: Document | undefined;
+  for (const d of composer.compose(tokens, true, text.length)) {
+    if (!doc) doc = d;
+    else {
+      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'several documents'));
+      break;
+    }
+  }
+  return doc as Document;
+}
+
+function syntaxProblems(doc: Document, text: string, lines: LineCounter): Located[] {
+  const problems: Located[] = [];
+  const hints = doc.errors.length ? flowVars(text) : [];
+  const firstHint = hints[0]?.offset ?? Infinity;
+  for (const h of hints) problems.push(at(lines, h.offset, '', flowVarMessage(h)));
+  // Past an unquoted ${VAR} in flow, the parser's errors are its cascade.
+  for (const e of doc.errors) if (e.pos[0] < firstHint) problems.push(at(lines, e.pos[0], '', syntaxMessage(e.code, e.message)));
+  for (const w of doc.warnings) problems.push(at(lines, w.pos[0], '', `unsupported YAML: ${w.message}`));
+  return problems;
 }
 
 function syntaxMessage(code: string, message: string): string {
@@ -47,26 +75,31 @@ function syntaxMessage(code: string, message: string): string {
   return `invalid YAML: ${message.replace(/\s+/g, ' ').trim()}`;
 }
 
-function at(lines: LineCounter, offset: number, path: string, message: string): Located {
+export function at(lines: LineCounter, offset: number, path: string, message: string): Located {
   const { line, col } = lines.linePos(offset);
   return { line, column: col, path, message };
 }
 
-function keyText(key: unknown): string {
+export function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-function duplicateKeys(node: unknown, path: Segment[], lines: LineCounter): Finding[] {
-  const found: Finding[] = [];
+interface KeyFinding {
+  offset: number;
+  path: Segment[];
+  message: string;
+}
+
+function duplicateKeys(node: unknown, path: Segment[], lines: LineCounter): KeyFinding[] {
+  const found: KeyFinding[] = [];
   if (isMap(node)) {
-    const firstLine = new Map<string, number>();
+    const firstOffset = new Map<string, number>();
     for (const pair of node.items) {
       const k = keyText(pair.key);
-      const keyNode = pair.key as Node | null;
-      const line = keyNode?.range ? lines.linePos(keyNode.range[0]).line : 0;
-      const first = firstLine.get(k);
-      if (first === undefined) firstLine.set(k, line);
-      else found.push({ path: [...path, k], at: 'key', message: `duplicate key '${k}' (first set on line ${first})` });
+      const offset = ((pair.key as Node | null) ?? (pair.value as Node | null))?.range?.[0] ?? 0;
+      const first = firstOffset.get(k);
+      if (first === undefined) firstOffset.set(k, offset);
+      else found.push({ offset, path: [...path, k], message: `duplicate key '${k}' (first set on line ${lines.linePos(first).line})` });
       found.push(...duplicateKeys(pair.value, [...path, k], lines));
     }
   } else if (isSeq(node)) {
@@ -75,48 +108,15 @@ function duplicateKeys(node: unknown, path: Segment[], lines: LineCounter): Find
   return found;
 }
 
+function locateKey(lines: LineCounter, f: KeyFinding): Located {
+  return at(lines, f.offset, formatPath(f.path), f.message);
+}
+
 /** Calls fn on every scalar in a value position (never on keys). */
 export function eachValueScalar(node: unknown, path: Segment[], fn: (s: Scalar, path: Segment[]) => void): void {
   if (isScalar(node)) fn(node, path);
   else if (isMap(node)) for (const pair of node.items) eachValueScalar(pair.value, [...path, keyText(pair.key)], fn);
   else if (isSeq(node)) node.items.forEach((item, i) => eachValueScalar(item, [...path, i], fn));
-}
-
-interface Target {
-  key: Node | null;
-  value: Node | null;
-}
-
-/** The key and value nodes at a path; stops at the deepest node that exists. */
-function find(doc: Document, path: Segment[]): Target {
-  let target: Target = { key: null, value: (doc.contents as Node | null) ?? null };
-  for (const seg of path) {
-    let node: unknown = target.value;
-    if (isAlias(node)) node = node.resolve(doc);
-    if (isMap(node)) {
-      const pair = [...node.items].reverse().find((p) => keyText(p.key) === String(seg));
-      if (!pair) break;
-      target = { key: (pair.key as Node | null) ?? null, value: (pair.value as Node | null) ?? null };
-    } else if (isSeq(node) && typeof seg === 'number' && node.items[seg] !== undefined) {
-      target = { key: null, value: node.items[seg] as Node };
-    } else {
-      break;
-    }
-  }
-  return target;
-}
-
-export function locate(parsed: Pick<ParsedYaml, 'doc' | 'lines'>, f: Finding): Located {
-  const { key, value } = find(parsed.doc, f.pointAt ?? f.path);
-  const node = f.at === 'key' ? key ?? value : isEmpty(value) ? key ?? value : value;
-  const offset = node?.range ? node.range[0] : 0;
-  return at(parsed.lines, offset, formatPath(f.path), f.message);
-}
-
-// `url:` with nothing after it: point at the key rather than past the colon.
-function isEmpty(node: Node | null): boolean {
-  if (!node?.range) return true;
-  return isScalar(node) && node.value === null && node.range[0] === node.range[1];
 }
 
 /** `webhooks.redeploy.watched[1]`, `apps["hello app"]`; empty for the root. */

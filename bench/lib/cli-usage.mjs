@@ -1,0 +1,15 @@
+// Runs the built CLI inside this process, then writes what it cost (wall time
+// from before the CLI's first import, CPU, peak RSS, exit code) as JSON to
+// $BENCH_USAGE_FILE. Used by the benchmarks through measure.mjs.
+import { writeFileSync } from 'node:fs';
+
+const started = performance.now();
+const { main } = await import('../../dist/cli/main.js');
+const code = await main(process.argv.slice(2));
+const u = process.resourceUsage();
+writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify({
+  code,
+  wallMs: performance.now() - started,
+  cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+  maxRssMb: u.maxRSS / 1024,
+}));

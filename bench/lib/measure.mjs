@@ -1,0 +1,51 @@
+// Measuring the CLI as a user runs it: one child process per run, so start-up,
+// peak memory and garbage are the command's own.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+const usageScript = fileURLToPath(new URL('./cli-usage.mjs', import.meta.url));
+const bin = join(root, 'bin', 'robotctl.js');
+
+/** `robotctl …args` in a child: { code, wallMs, cpuMs, maxRssMb } (wall from the CLI's first import). */
+export function measureCli(args, { cwd = root, env = {} } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-usage-'));
+  try {
+    const file = join(dir, 'usage.json');
+    const r = spawnSync(process.execPath, [usageScript, ...args], {
+      cwd, env: { ...process.env, NO_COLOR: '1', ...env, BENCH_USAGE_FILE: file }, stdio: 'ignore', timeout: 600_000,
+    });
+    if (r.status === null) throw new Error(`robotctl ${args.join(' ')}: ${r.signal ?? r.error?.message}`);
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whole-process wall time of `node bin/robotctl.js …args` (node's own start included), median of `runs`. */
+export function processWallMs(args, { cwd = root, env = {}, runs = 7 } = {}) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: 'ignore' });
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+export function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
+
+/** The machine's load, printed with every figure: the box is shared. */
+export function load() {
+  return `load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+}
+
+/** `×3.9` for a step of 10× (or 4×) in size. */
+export function ratio(a, b) {
+  return `×${(b / a).toFixed(1)}`;
+}
