@@ -6,9 +6,11 @@ import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { HubError } from '../../drivers/hub/errors.js';
-import type { CommitOperation, HubClient } from '../../drivers/hub/types.js';
+import type { CommitOperation, RepoInfo } from '../../drivers/hub/types.js';
 import { checkApp } from './check.js';
+import { cachedCheck } from './check-cache.js';
 import { listAppFiles } from './files.js';
+import { HUB_OWNED, spaceHasFiles } from './space-unchanged.js';
 import { readPyproject, tomlGet } from './pyproject.js';
 import { info, ok } from './report.js';
 
@@ -20,11 +22,8 @@ export interface PublishOptions {
   check: boolean;
 }
 
-// The hub creates this one itself; a publish never deletes it.
-const HUB_OWNED = new Set(['.gitattributes']);
-
 async function appName(root: string, check: boolean, io: Io): Promise<string> {
-  if (check) return (await checkApp(root, io)).name;
+  if (check) return cachedCheck(root, io, () => checkApp(root, io));
   const file = join(root, 'pyproject.toml');
   if (existsSync(file)) {
     const name = tomlGet(await readPyproject(file, io.env), 'project', 'name');
@@ -34,10 +33,8 @@ async function appName(root: string, check: boolean, io: Io): Promise<string> {
 }
 
 /** Add every app file; delete what the Space has that the folder no longer has. */
-async function operations(client: HubClient, id: string, root: string): Promise<CommitOperation[]> {
-  const files = listAppFiles(root);
+function operations(existing: RepoInfo | null, root: string, files: string[]): CommitOperation[] {
   const adds: CommitOperation[] = files.map((path) => ({ op: 'add', path, content: readFileSync(join(root, path)) }));
-  const existing = await client.repoInfo('space', id);
   const keep = new Set(files);
   const deletes: CommitOperation[] = (existing?.siblings ?? [])
     .map((s) => s.rfilename)
@@ -65,9 +62,15 @@ export async function publishApp(opts: PublishOptions, io: Io): Promise<string> 
     const id = `${user}/${name}`;
     info(io, `\nPublishing '${name}' to the Space ${id} on ${endpoint}...`);
     await client.createRepo('space', id, { spaceSdk: 'static', existOk: true, private: opts.private });
-    const ops = await operations(client, id, root);
-    const { commitOid } = await client.commit('space', id, ops, `Publish ${name} with robotctl`);
     const url = `${client.endpoint}/spaces/${id}`;
+    const files = listAppFiles(root);
+    const existing = await client.repoInfo('space', id);
+    if (await spaceHasFiles(client, id, existing, root, files)) {
+      ok(io, `No changes: ${url} already has these ${files.length} files (commit ${existing?.sha.slice(0, 7)}); nothing published.`);
+      return url;
+    }
+    const ops = operations(existing, root, files);
+    const { commitOid } = await client.commit('space', id, ops, `Publish ${name} with robotctl`);
     ok(io, `App published: ${url} (${ops.filter((o) => o.op === 'add').length} files, commit ${commitOid.slice(0, 7)})`);
     return url;
   } catch (err) {

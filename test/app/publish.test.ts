@@ -5,6 +5,7 @@ import { runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { listAppFiles } from '../../cli/app/files.js';
+import { appContentHash } from '../../cli/app/check-cache.js';
 
 const TOKEN = 'hf_publish_test_token_123';
 
@@ -96,4 +97,43 @@ t.test('no token, or a wrong one: a clear message, never the token', async (t) =
   t.match(r.stderr, /^Error: Publishing failed: /);
   t.notMatch(r.stderr, 'hf_wrong_secret_value');
   t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
+
+t.test('publishing an unchanged folder makes no commit and says so', async (t) => {
+  const { url, env } = await hubFor(t);
+  const dir = t.testdir();
+  await runInProcess(['app', 'create', 'pub_app', dir], { env });
+  const app = makeApp(dir);
+  const tokenEnv = { ...env, HF_TOKEN: TOKEN };
+  t.equal((await runInProcess(['app', 'publish', app, '--no-check'], { env: tokenEnv })).code, 0);
+  const client = createHubClient({ endpoint: url, token: TOKEN });
+  t.teardown(() => client.close());
+  const before = await client.repoInfo('space', 'alice/pub_app');
+  const again = await runInProcess(['app', 'publish', app, '--no-check'], { env: tokenEnv });
+  t.equal(again.code, 0, again.stderr);
+  t.match(again.stdout, `[OK] No changes: ${url}/spaces/alice/pub_app already has these ${listAppFiles(app).length} files (commit ${before!.sha.slice(0, 7)}); nothing published.`);
+  t.equal((await client.repoInfo('space', 'alice/pub_app'))!.sha, before!.sha, 'no new commit');
+  writeFileSync(join(app, 'README.md'), '# changed\n', { flag: 'a' });
+  const changed = await runInProcess(['app', 'publish', app, '--no-check'], { env: tokenEnv });
+  t.match(changed.stdout, '[OK] App published:', 'a changed file is published');
+  t.not((await client.repoInfo('space', 'alice/pub_app'))!.sha, before!.sha);
+});
+
+t.test('the check publish runs is cached per content: a second publish of the same content skips it', async (t) => {
+  const { env } = await hubFor(t);
+  const dir = t.testdir();
+  await runInProcess(['app', 'create', 'pub_app', dir], { env });
+  const app = makeApp(dir);
+  const cacheEnv = { ...env, HF_TOKEN: TOKEN, ROBOTCTL_CACHE_DIR: join(dir, 'cache') };
+  const first = await runInProcess(['app', 'publish', app], { env: cacheEnv });
+  t.equal(first.code, 0, first.stderr);
+  t.match(first.stdout, 'Creating a temporary virtual environment', 'the first publish checks');
+  const second = await runInProcess(['app', 'publish', app], { env: cacheEnv });
+  t.equal(second.code, 0, second.stderr);
+  t.match(second.stdout, 'App check: this content passed before (cached in');
+  t.notMatch(second.stdout, 'Creating a temporary virtual environment', 'no second venv');
+  // Another content is another key, so it is checked again.
+  const key = appContentHash(app);
+  writeFileSync(join(app, 'README.md'), '# changed\n', { flag: 'a' });
+  t.not(appContentHash(app), key, 'a changed file changes the cache key');
 });
