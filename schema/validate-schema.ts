@@ -1,27 +1,18 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { robotSchema } from './schema-file.js';
+import type { ErrorObject } from 'ajv';
+import { robotValidator } from './robot-validator.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Finding, Segment } from './yaml-doc.js';
 
 // ajv against robot.schema.json, its errors turned into findings with
-// messages a user can act on. Compiled once per process.
+// messages a user can act on.
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (!compiled) {
-    // Formats are checked by rules.ts with better messages; the schema keeps
-    // `format` for editors. The *ErrorMessage keywords are VS Code / yaml-language-server ones.
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: false });
-    ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
-    compiled = ajv.compile(robotSchema());
-  }
-  return compiled;
+/** Whether the file's data passes the schema (no findings to build). */
+export function schemaValid(data: unknown): boolean {
+  return robotValidator()(data);
 }
 
 export function schemaFindings(data: unknown): Finding[] {
-  const validate = validator();
+  const validate = robotValidator();
   if (validate(data)) return [];
   const findings: Finding[] = [];
   for (const e of validate.errors ?? []) {

@@ -1,0 +1,20 @@
+// Build step (npm run build, after tsc): compile robot.schema.json with ajv's
+// standalone code generator into dist/schema/robot-validator.cjs, so the CLI
+// never compiles the schema at start-up (it was 65% of `robotctl validate`).
+// The generated module carries the schema text it was made from; the loader
+// compiles at run time instead when the schema has changed since the build.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { AJV_OPTIONS, addEditorKeywords } from '../dist/schema/ajv-options.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const schemaText = readFileSync(join(root, 'schema', 'robot.schema.json'), 'utf8');
+const ajv = addEditorKeywords(new Ajv({ ...AJV_OPTIONS, code: { source: true } }));
+const validate = ajv.compile(JSON.parse(schemaText));
+const code = `${standaloneCode.default(ajv, validate)}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
+const out = join(root, 'dist', 'schema', 'robot-validator.cjs');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, code);

@@ -1,0 +1,36 @@
+import t from 'tap';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { STANDALONE_FILE, compileNow, standalone } from '../../schema/robot-validator.js';
+
+// The validator generated at build time (npm run build) must judge every file
+// exactly as ajv compiling the schema now does: same verdict, same errors.
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const examples = join(here, '..', '..', 'examples');
+const invalid = join(here, 'fixtures', 'invalid');
+const files = [
+  ...readdirSync(examples).filter((f) => f.endsWith('.yaml')).map((f) => join(examples, f)),
+  ...readdirSync(invalid).filter((f) => f.endsWith('.yaml')).map((f) => join(invalid, f)),
+];
+
+t.ok(existsSync(STANDALONE_FILE), 'npm run build wrote the standalone validator');
+const built = standalone();
+t.ok(built, 'it was made from the schema as it is now');
+const fresh = compileNow();
+
+for (const file of files) {
+  let data: unknown;
+  try {
+    data = parse(readFileSync(file, 'utf8'), { maxAliasCount: 100 });
+  } catch {
+    continue; // not YAML at all: nothing reaches the schema
+  }
+  const a = built?.(data);
+  const aErrors = JSON.stringify(built?.errors ?? null);
+  const b = fresh(data);
+  t.equal(a, b, `${file}: same verdict`);
+  t.equal(aErrors, JSON.stringify(fresh.errors ?? null), `${file}: same errors`);
+}
