@@ -24,10 +24,6 @@ export interface ApplyDeps {
   state: StateFile;
   /** Robots at once (default: rollout.parallelism). */
   parallelism?: number;
-  /** Attempts per action, first included (default 3). */
-  maxAttempts?: number;
-  /** First retry delay, doubled each time (default 500 ms). */
-  backoffMs?: number;
   /** How long a started app must stay up to count as started (default 1.5 s). */
   startSettleMs?: number;
   /** Why unreachable robots could not be observed (for the report). */
@@ -55,8 +51,6 @@ export async function apply(
     robots: Object.keys(config.robots),
     rollout: config.rollout,
     parallelism: deps.parallelism ?? config.rollout.parallelism,
-    maxAttempts: deps.maxAttempts ?? 3,
-    backoffMs: deps.backoffMs ?? 500,
     stop: signal,
     ...(deps.hard ? { hard: deps.hard } : {}),
     ...(deps.reasons ? { reasons: deps.reasons } : {}),

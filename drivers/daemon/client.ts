@@ -1,11 +1,17 @@
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { DaemonClient } from './types.js';
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import { DaemonError } from './errors.js';
 import { daemonRequest, type HttpOptions } from './http.js';
+import { policyOf, realClock, retrying, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
+import { startResolved } from './start-app.js';
 
 // The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6),
-// so it manages a real robot and the bundled simulated one alike.
+// so it manages a real robot and the bundled simulated one alike. Every call
+// goes through the one retry policy (lib/retry.ts): reads and stop are safe
+// to repeat; install/remove/update jobs only when the daemon provably did
+// not take them (refused connection, 409 busy, 429); a start whose outcome is
+// unknown is resolved by reading what runs (start-app.ts).
 
 export interface DaemonClientOptions {
   baseUrl: string;
@@ -13,27 +19,84 @@ export interface DaemonClientOptions {
   timeoutMs?: number;
   /** How long install/remove/update jobs may run (default 10 min). */
   jobTimeoutMs?: number;
+  /** Connections shared with other robots (robotPool()); default: one Agent of its own. */
+  dispatcher?: Dispatcher;
+  maxRetries?: number;
+  retryBaseMs?: number;
+  retry?: Partial<RetryPolicy>;
+  clock?: RetryClock;
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
-  });
+type Call = <T>(path: string, o?: Partial<HttpOptions> & { idempotent?: boolean }) => Promise<T>;
 
 export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const jobTimeoutMs = opts.jobTimeoutMs ?? 600_000;
   const slowMs = Math.max(timeoutMs, 45_000);
-  const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: Math.min(timeoutMs, 10_000) } });
-  const call = <T>(path: string, o: Partial<HttpOptions> = {}): Promise<T> =>
-    daemonRequest<T>(agent, baseUrl, path, { timeoutMs, ...o });
+  const own = opts.dispatcher ? null : new Agent({ keepAliveTimeout: 4_000, connect: { timeout: Math.min(timeoutMs, 10_000) } });
+  const dispatcher = opts.dispatcher ?? (own as Agent);
+  const policy = policyOf(opts);
+  const clock = opts.clock ?? realClock;
+  const call: Call = (path, o = {}) => retrying({
+    policy, clock, signal: o.signal, idempotent: o.idempotent ?? (o.method ?? 'GET') === 'GET',
+    judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }),
+  }, () => daemonRequest(dispatcher, baseUrl, path, { timeoutMs, ...o }));
+  const jobs = jobCalls(call, jobTimeoutMs);
+  const currentAppStatus = (signal?: AbortSignal) => call<AppStatus | null>('/api/apps/current-app-status', { signal });
+  const listInstalled = (signal?: AbortSignal) => call<AppInfo[]>('/api/apps/list-available/installed', { signal });
 
-  async function waitJob(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo> {
+  return {
+    baseUrl,
+    daemonStatus: (signal) => call<DaemonStatus>('/api/daemon/status', { signal }),
+    async waitUntilRunning(waitMs, signal) {
+      const deadline = Date.now() + waitMs;
+      let last = 'no answer';
+      for (;;) {
+        try {
+          const st = await daemonRequest<DaemonStatus>(dispatcher, baseUrl, '/api/daemon/status', { signal, timeoutMs: Math.min(timeoutMs, 5_000) });
+          if (st.state === 'running') return st;
+          last = `state ${st.state}${st.error ? ` (${String(st.error)})` : ''}`;
+        } catch (err) {
+          if (!(err instanceof DaemonError) || !err.transient) throw err;
+          last = err.message;
+        }
+        if (Date.now() + 500 > deadline) throw new DaemonError('timeout', `robot daemon at ${baseUrl} not running after ${Math.round(waitMs / 1000)} s: ${last}`);
+        await realClock.sleep(500, signal);
+      }
+    },
+    listInstalled,
+    currentAppStatus,
+    install: (app, o) => jobs.run('/api/apps/install', 'install', app, o),
+    remove: (name, o) => jobs.run(`/api/apps/remove/${encodeURIComponent(name)}`, 'remove', undefined, o),
+    update: (name, o) => jobs.run(`/api/apps/update/${encodeURIComponent(name)}`, 'update', undefined, o),
+    async checkUpdates(signal) {
+      const r = await call<{ apps_with_updates?: AppUpdateInfo[] }>('/api/apps/check-updates', { signal, timeoutMs: slowMs });
+      return (r.apps_with_updates ?? []).map((u) => ({
+        app_name: u.app_name, space_id: u.space_id ?? null, installed_sha: u.installed_sha ?? null,
+        latest_sha: u.latest_sha ?? null, update_available: Boolean(u.update_available),
+      }));
+    },
+    startApp: (name, signal) => startResolved({
+      start: () => daemonRequest<AppStatus>(dispatcher, baseUrl, `/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal, timeoutMs }),
+      current: () => currentAppStatus(signal),
+      installed: () => listInstalled(signal),
+      retry: (work) => retrying({ policy, clock, signal, idempotent: true, judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }) }, work),
+    }, name),
+    async stopCurrentApp(signal) {
+      // Stopping twice is harmless: the second one finds nothing running.
+      await call<null>('/api/apps/stop-current-app', { method: 'POST', signal, timeoutMs: slowMs, idempotent: true });
+    },
+    restartCurrentApp: (signal) => call<AppStatus>('/api/apps/restart-current-app', { method: 'POST', signal, timeoutMs: slowMs }),
+    close: async () => { await own?.close(); },
+  };
+}
+
+function jobCalls(call: Call, jobTimeoutMs: number) {
+  async function wait(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo> {
     const deadline = Date.now() + (o.timeoutMs ?? jobTimeoutMs);
     let info: JobInfo = { command, status: 'pending', logs: [] };
-    for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
+    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
       try {
         info = await call<JobInfo>(`/api/apps/job-status/${encodeURIComponent(jobId)}`, { signal: o.signal });
       } catch (err) {
@@ -45,54 +108,16 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
         const last = info.logs[info.logs.length - 1] ?? 'no log';
         throw new DaemonError('job_failed', `${command} failed: ${last}\n${info.logs.join('\n')}`, { detail: last, logs: info.logs });
       }
-      if (Date.now() + wait > deadline) {
+      if (Date.now() + pause > deadline) {
         throw new DaemonError('job_timeout', `${command} job did not finish within ${Math.round((o.timeoutMs ?? jobTimeoutMs) / 1000)} s\n${info.logs.join('\n')}`, { logs: info.logs });
       }
-      await sleep(wait, o.signal);
+      await realClock.sleep(pause, o.signal);
     }
   }
-
-  async function runJob(path: string, command: string, body: unknown, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<JobInfo> {
-    const { job_id } = await call<{ job_id: string }>(path, { method: 'POST', body, signal: o.signal });
-    return waitJob(job_id, command, o);
-  }
-
   return {
-    baseUrl,
-    daemonStatus: (signal) => call<DaemonStatus>('/api/daemon/status', { signal }),
-    async waitUntilRunning(waitMs, signal) {
-      const deadline = Date.now() + waitMs;
-      let last = 'no answer';
-      for (;;) {
-        try {
-          const st = await call<DaemonStatus>('/api/daemon/status', { signal, timeoutMs: Math.min(timeoutMs, 5_000) });
-          if (st.state === 'running') return st;
-          last = `state ${st.state}${st.error ? ` (${String(st.error)})` : ''}`;
-        } catch (err) {
-          if (!(err instanceof DaemonError) || !err.transient) throw err;
-          last = err.message;
-        }
-        if (Date.now() + 500 > deadline) throw new DaemonError('timeout', `robot daemon at ${baseUrl} not running after ${Math.round(waitMs / 1000)} s: ${last}`);
-        await sleep(500, signal);
-      }
+    async run(path: string, command: string, body: unknown, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<JobInfo> {
+      const { job_id } = await call<{ job_id: string }>(path, { method: 'POST', body, signal: o.signal });
+      return wait(job_id, command, o);
     },
-    listInstalled: (signal) => call<AppInfo[]>('/api/apps/list-available/installed', { signal }),
-    currentAppStatus: (signal) => call<AppStatus | null>('/api/apps/current-app-status', { signal }),
-    install: (app, o) => runJob('/api/apps/install', 'install', app, o),
-    remove: (name, o) => runJob(`/api/apps/remove/${encodeURIComponent(name)}`, 'remove', undefined, o),
-    update: (name, o) => runJob(`/api/apps/update/${encodeURIComponent(name)}`, 'update', undefined, o),
-    async checkUpdates(signal) {
-      const r = await call<{ apps_with_updates?: AppUpdateInfo[] }>('/api/apps/check-updates', { signal, timeoutMs: slowMs });
-      return (r.apps_with_updates ?? []).map((u) => ({
-        app_name: u.app_name, space_id: u.space_id ?? null, installed_sha: u.installed_sha ?? null,
-        latest_sha: u.latest_sha ?? null, update_available: Boolean(u.update_available),
-      }));
-    },
-    startApp: (name, signal) => call<AppStatus>(`/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal }),
-    async stopCurrentApp(signal) {
-      await call<null>('/api/apps/stop-current-app', { method: 'POST', signal, timeoutMs: slowMs });
-    },
-    restartCurrentApp: (signal) => call<AppStatus>('/api/apps/restart-current-app', { method: 'POST', signal, timeoutMs: slowMs }),
-    close: () => agent.close(),
   };
 }

@@ -1,6 +1,8 @@
 // Typed failures of the daemon driver, so the reconciler can act on a state
 // (an app already running → stop then start) instead of parsing messages.
 
+import { isTransient, type Failure } from '../../lib/retry.js';
+
 export type DaemonErrorCode =
   | 'unreachable'
   | 'timeout'
@@ -25,15 +27,19 @@ export class DaemonError extends Error {
   readonly logs: string[];
   /** Worth retrying later: unreachable, timeouts, 5xx, busy. */
   readonly transient: boolean;
+  /** What the failed request means for a retry (lib/retry.ts). */
+  readonly failure: Failure;
 
-  constructor(code: DaemonErrorCode, message: string, opts: { status?: number | null; detail?: string; logs?: string[] } = {}) {
+  constructor(code: DaemonErrorCode, message: string, opts: { status?: number | null; detail?: string; logs?: string[]; failure?: Failure } = {}) {
     super(message);
     this.name = 'DaemonError';
     this.code = code;
     this.status = opts.status ?? null;
     this.detail = opts.detail ?? message;
     this.logs = opts.logs ?? [];
-    this.transient = ['unreachable', 'timeout', 'busy', 'server_error', 'backend_not_running'].includes(code);
+    const transient = ['unreachable', 'timeout', 'busy', 'server_error', 'backend_not_running'].includes(code);
+    this.failure = opts.failure ?? (code === 'busy' ? { kind: 'throttled', retryAfterMs: null } : transient ? { kind: 'unknown' } : { kind: 'permanent' });
+    this.transient = isTransient(this.failure);
   }
 }
 

@@ -1,7 +1,9 @@
-import { Agent, request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { DaemonError, codeFor } from './errors.js';
+import { networkFailure, statusFailure } from '../../lib/retry.js';
 
-// One JSON request to a daemon, with a timeout, mapped to DaemonError.
+// One JSON request to a daemon, with a timeout, mapped to DaemonError (no
+// retry here: the client wraps calls in lib/retry.ts).
 
 export interface HttpOptions {
   method?: 'GET' | 'POST' | 'PUT';
@@ -25,14 +27,15 @@ function detailText(body: unknown, fallback: string): string {
 function networkError(err: unknown, url: string, timedOut: boolean): DaemonError {
   const code = (err as { code?: string } | null)?.code ?? '';
   const cause = (err as { cause?: { code?: string } } | null)?.cause?.code ?? '';
-  if (timedOut) return new DaemonError('timeout', `robot daemon at ${url} did not answer in time`);
+  if (timedOut) return new DaemonError('timeout', `robot daemon at ${url} did not answer in time`, { failure: { kind: 'unknown' } });
+  const failure = networkFailure(err);
   if (NETWORK_CODES.has(code) || NETWORK_CODES.has(cause) || err instanceof TypeError) {
-    return new DaemonError('unreachable', `robot daemon at ${url} is unreachable (${code || cause || (err as Error).message})`);
+    return new DaemonError('unreachable', `robot daemon at ${url} is unreachable (${code || cause || (err as Error).message})`, { failure });
   }
-  return new DaemonError('unreachable', `robot daemon at ${url}: ${(err as Error).message}`);
+  return new DaemonError('unreachable', `robot daemon at ${url}: ${(err as Error).message}`, { failure });
 }
 
-export async function daemonRequest<T>(agent: Agent, baseUrl: string, path: string, opts: HttpOptions): Promise<T> {
+export async function daemonRequest<T>(agent: Dispatcher, baseUrl: string, path: string, opts: HttpOptions): Promise<T> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res;
@@ -64,7 +67,11 @@ export async function daemonRequest<T>(agent: Agent, baseUrl: string, path: stri
   }
   if (res.statusCode >= 400) {
     const detail = detailText(parsed, text.slice(0, 200) || `HTTP ${res.statusCode}`);
-    throw new DaemonError(codeFor(res.statusCode, detail), `${opts.method ?? 'GET'} ${path}: ${detail}`, { status: res.statusCode, detail });
+    const code = codeFor(res.statusCode, detail);
+    const retryAfter = res.headers['retry-after'];
+    const failure = code === 'busy' ? { kind: 'throttled' as const, retryAfterMs: null }
+      : statusFailure(res.statusCode, typeof retryAfter === 'string' ? retryAfter : null) ?? { kind: 'permanent' as const };
+    throw new DaemonError(code, `${opts.method ?? 'GET'} ${path}: ${detail}`, { status: res.statusCode, detail, failure });
   }
   return parsed as T;
 }

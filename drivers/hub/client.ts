@@ -1,7 +1,8 @@
 import type { WatchedItem } from '../../lib/wire/hub.js';
 import { HubError } from './errors.js';
 import { HubHttp, type HttpResponse } from './http.js';
-import { DEFAULT_RETRY } from './retry.js';
+import { policyOf, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
+import { createOrAdopt } from './create-or-adopt.js';
 import { createBody, matchesInput, parseWebhookList, unwrapWebhook, updateBody } from './wire.js';
 import { repoCalls } from './repos.js';
 import type { HubClient, HubWebhook, WebhookInput, WhoAmI } from './types.js';
@@ -12,10 +13,14 @@ export interface HubClientOptions {
   userAgent?: string;
   /** Per request: time to first byte and between body chunks (default 30 s). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default 4). */
+  /** Retries after the first attempt (default 4): at most 1 + maxRetries requests a call. */
   maxRetries?: number;
   /** First backoff delay (default 250 ms; tests use a few ms). */
   retryBaseMs?: number;
+  /** The rest of the policy (lib/retry.ts); maxRetries and retryBaseMs win. */
+  retry?: Partial<RetryPolicy>;
+  /** Injected time for the waits between attempts (tests). */
+  clock?: RetryClock;
 }
 
 function json(res: HttpResponse): unknown {
@@ -29,15 +34,10 @@ function json(res: HttpResponse): unknown {
 
 const enc = encodeURIComponent;
 
-/** A create whose answer never came (or came as 5xx) may still have landed. */
-function unknownOutcome(err: unknown): boolean {
-  return err instanceof HubError && (err.status === null || err.status >= 500);
-}
-
 export function createHubClient(opts: HubClientOptions): HubClient {
   const http = new HubHttp({
     endpoint: opts.endpoint, token: opts.token, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs ?? 30_000,
-    retry: { ...DEFAULT_RETRY, maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries, baseMs: opts.retryBaseMs ?? DEFAULT_RETRY.baseMs },
+    retry: policyOf(opts), ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const hooks = '/api/settings/webhooks';
   const get = async (path: string, signal?: AbortSignal) => json(await http.send({ method: 'GET', path, idempotent: true, signal }));
@@ -46,17 +46,13 @@ export function createHubClient(opts: HubClientOptions): HubClient {
 
   const listWebhooks = async (signal?: AbortSignal): Promise<HubWebhook[]> => parseWebhookList(await get(hooks, signal));
 
-  const createWebhook = async (input: WebhookInput, signal?: AbortSignal): Promise<HubWebhook> => {
-    try {
-      return unwrapWebhook(await post(hooks, createBody(input), false, signal));
-    } catch (err) {
-      if (!unknownOutcome(err)) throw err;
-      // Never send the create again blindly: look for the one it may have made.
-      const found = (await listWebhooks(signal)).filter((h) => matchesInput(h, input));
-      if (found.length > 0) return found[found.length - 1] as HubWebhook;
-      throw err;
-    }
-  };
+  const createWebhook = (input: WebhookInput, signal?: AbortSignal): Promise<HubWebhook> => createOrAdopt(http, {
+    create: async () => unwrapWebhook(json(await http.sendOnce({ method: 'POST', path: hooks, json: createBody(input), idempotent: false, signal }))),
+    find: async () => {
+      const found = parseWebhookList(json(await http.sendOnce({ method: 'GET', path: hooks, idempotent: true, signal }))).filter((h) => matchesInput(h, input));
+      return found[found.length - 1] ?? null;
+    },
+  }, signal);
 
   return {
     endpoint: opts.endpoint.replace(/\/+$/, ''),

@@ -2,6 +2,8 @@
 // help. The message is built from status, method, URL and the hub's text only,
 // and is scrubbed of the token in case a server echoes it.
 
+import { isTransient, type Failure } from '../../lib/retry.js';
+
 export class HubError extends Error {
   /** HTTP status, or null when no answer came (reset, timeout, refused). */
   readonly status: number | null;
@@ -9,17 +11,25 @@ export class HubError extends Error {
   readonly hubMessage: string | null;
   /** Transient: 429, 5xx, reset, timeout. */
   readonly retriable: boolean;
+  /** What the failed request means for a retry (lib/retry.ts). */
+  readonly failure: Failure;
   /** X-Error-Code (RepoNotFound, EntryNotFound…) when the hub sends one. */
   readonly code: string | null;
 
-  constructor(message: string, opts: { status: number | null; hubMessage?: string | null; retriable: boolean; code?: string | null }) {
+  constructor(message: string, opts: { status: number | null; hubMessage?: string | null; retriable?: boolean; failure?: Failure; code?: string | null }) {
     super(message);
     this.name = 'HubError';
     this.status = opts.status;
     this.hubMessage = opts.hubMessage ?? null;
-    this.retriable = opts.retriable;
+    this.failure = opts.failure ?? (opts.retriable ? { kind: 'unknown' } : { kind: 'permanent' });
+    this.retriable = opts.retriable ?? isTransient(this.failure);
     this.code = opts.code ?? null;
   }
+}
+
+/** A request that may have been processed although no success came back (5xx, reset, lost answer). */
+export function isUnknownOutcome(err: unknown): boolean {
+  return err instanceof HubError && err.failure.kind === 'unknown';
 }
 
 export function isNotFound(err: unknown): boolean {

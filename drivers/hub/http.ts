@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher } from 'undici';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';
-import { backoffMs, errorCode, isNotSent, isTransientNetwork, retryAfterMs, type RetryPolicy } from './retry.js';
+import { errorCode, networkFailure, realClock, retrying, statusFailure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
@@ -30,6 +30,7 @@ export interface HttpOptions {
   userAgent?: string;
   timeoutMs: number;
   retry: RetryPolicy;
+  clock?: RetryClock;
 }
 
 export function defaultUserAgent(): string {
@@ -45,15 +46,11 @@ function header(res: { headers: HttpResponse['headers'] }, name: string): string
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason as Error); }, { once: true });
-});
-
 /**
  * The driver's only door to the network: keep-alive connections, auth and
- * user-agent headers, retries (429 with Retry-After for every call; 5xx,
- * resets and timeouts only for idempotent calls), errors as HubError.
+ * user-agent headers, errors as HubError that say what a retry may do, and
+ * send() retried by the one policy of lib/retry.ts (429 and refused
+ * connections for every call; 5xx, resets and timeouts for idempotent ones).
  */
 export class HubHttp {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
@@ -72,29 +69,30 @@ export class HubHttp {
     return `${this.origin}${this.basePath}${path}`;
   }
 
-  async send(req: HttpRequest): Promise<HttpResponse> {
-    const { retry } = this.opts;
-    for (let attempt = 0; ; attempt++) {
-      let res: HttpResponse;
-      try {
-        res = await this.once(req, this.origin, `${this.basePath}${req.path}`, true);
-      } catch (err) {
-        if (req.signal?.aborted) throw err;
-        const transient = isTransientNetwork(err);
-        const mayRetry = (transient && req.idempotent) || isNotSent(err);
-        if (mayRetry && attempt < retry.maxRetries) { await sleep(backoffMs(retry, attempt), req.signal); continue; }
-        throw this.networkError(req, err, transient);
-      }
-      if (res.status < 400) return res;
-      const error = this.httpError(req, res);
-      if (attempt < retry.maxRetries && (res.status === 429 || (res.status >= 500 && req.idempotent))) {
-        // 429 means "not processed", so even a create may be sent again.
-        const wait = res.status === 429 ? (retryAfterMs(header(res, 'retry-after')) ?? backoffMs(retry, attempt)) : backoffMs(retry, attempt);
-        await sleep(Math.min(wait, retry.maxDelayMs), req.signal);
-        continue;
-      }
-      throw error;
+  /** One request, retried as the policy allows. */
+  send(req: HttpRequest): Promise<HttpResponse> {
+    return this.retry(req.idempotent, req.signal, () => this.sendOnce(req));
+  }
+
+  /** Any work made of sendOnce() calls, retried under this driver's policy. */
+  retry<T>(idempotent: boolean, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    return retrying({
+      policy: this.opts.retry, clock: this.opts.clock ?? realClock, idempotent, signal,
+      judge: (err) => (err instanceof HubError ? err.failure : networkFailure(err)),
+    }, work);
+  }
+
+  /** One request, no retry: the caller decides (a create resolves an unknown outcome first). */
+  async sendOnce(req: HttpRequest): Promise<HttpResponse> {
+    let res: HttpResponse;
+    try {
+      res = await this.once(req, this.origin, `${this.basePath}${req.path}`, true);
+    } catch (err) {
+      if (req.signal?.aborted) throw err;
+      throw this.networkError(req, err);
     }
+    if (res.status >= 400) throw this.httpError(req, res);
+    return res;
   }
 
   /** GET following redirects (the hub redirects large files to a CDN); auth only to the hub's origin. */
@@ -131,16 +129,16 @@ export class HubHttp {
   private httpError(req: HttpRequest, res: HttpResponse): HubError {
     const hubMessage = hubMessageOf(header(res, 'x-error-message'), res.body.toString('utf8'));
     const text = `${res.status} ${reason(res.status)} (${req.method} ${this.url(req.path)})${hubMessage ? `: ${hubMessage}` : ''}`;
+    const failure = statusFailure(res.status, header(res, 'retry-after'), (this.opts.clock ?? realClock).now()) ?? { kind: 'permanent' as const };
     return new HubError(scrub(text, this.opts.token), {
-      status: res.status, hubMessage: hubMessage ? scrub(hubMessage, this.opts.token) : null,
-      retriable: res.status === 429 || res.status >= 500, code: header(res, 'x-error-code'),
+      status: res.status, hubMessage: hubMessage ? scrub(hubMessage, this.opts.token) : null, failure, code: header(res, 'x-error-code'),
     });
   }
 
-  private networkError(req: HttpRequest, err: unknown, transient: boolean): HubError {
+  private networkError(req: HttpRequest, err: unknown): HubError {
     const code = errorCode(err);
     const detail = code ?? (err instanceof Error ? err.message : String(err));
-    return new HubError(scrub(`${req.method} ${this.url(req.path)} failed: ${detail}`, this.opts.token), { status: null, retriable: transient });
+    return new HubError(scrub(`${req.method} ${this.url(req.path)} failed: ${detail}`, this.opts.token), { status: null, failure: networkFailure(err) });
   }
 }
 

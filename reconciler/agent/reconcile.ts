@@ -25,7 +25,7 @@ export interface AgentDrivers {
   listWebhooks: boolean;
 }
 
-export type ApplyTuning = Pick<ApplyDeps, 'backoffMs' | 'maxAttempts' | 'startSettleMs'>;
+export type ApplyTuning = Pick<ApplyDeps, 'startSettleMs'>;
 
 export interface RunContext {
   config: Config;

@@ -3,9 +3,10 @@ import { DaemonError } from '../../drivers/daemon/errors.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { Action } from '../types.js';
 
-// Which failures are worth another attempt. Transient: network, timeouts,
-// 5xx, 429, a busy daemon. Everything else (4xx, failed jobs, crashed apps)
-// is terminal: retrying would only repeat it.
+// The executor's view of failures: a TerminalError (a start that crashed,
+// an action whose spec left robot.yaml), the daemon states it acts on, and
+// one line for the report. Whether to retry is the drivers' business
+// (lib/retry.ts), decided before a failure reaches the executor.
 
 /** A failure the executor must not retry, whatever its cause says. */
 export class TerminalError extends Error {
@@ -13,16 +14,6 @@ export class TerminalError extends Error {
     super(message);
     this.name = 'TerminalError';
   }
-}
-
-export function isTransient(action: Action, err: unknown): boolean {
-  if (err instanceof TerminalError) return false;
-  // A create whose outcome is unknown was already resolved by the driver
-  // (it lists and adopts); sending it again could make a duplicate.
-  if (action.type === 'create') return err instanceof HubError && err.status === 429;
-  if (err instanceof HubError) return err.retriable;
-  if (err instanceof DaemonError) return err.transient;
-  return false;
 }
 
 /** The daemon refused a start because another app runs: stop it, then start again. */

@@ -17,8 +17,6 @@ export interface FleetOptions {
   robots: string[];
   rollout: RolloutSpec;
   parallelism: number;
-  maxAttempts: number;
-  backoffMs: number;
   effects: UnitEffects;
   stop: AbortSignal;
   hard?: AbortSignal;
@@ -34,7 +32,7 @@ export async function executePlan(plan: Plan, opts: FleetOptions): Promise<Apply
   const hubActions = plan.actions.filter((a) => !('robot' in a));
   const hubRun = hubActions.length === 0
     ? Promise.resolve(plan.hubError !== null ? idleReport('hub', 'unreachable', plan.hubError) : idleReport('hub', 'already_converged', null))
-    : runUnit(unitInput('hub', hubActions, true, opts), opts.effects, runOpts(opts)).then((o) => fromOutput('hub', o, opts.stop.aborted));
+    : runUnit(unitInput('hub', hubActions, true), opts.effects, runOpts(opts)).then((o) => fromOutput('hub', o, opts.stop.aborted));
   const robots = await runRobots(plan, opts);
   const hub = await hubRun;
   return { hub, robots: robots.reports, interrupted: opts.stop.aborted, halt: robots.halt, totals: totals([hub, ...robots.reports]) };
@@ -60,7 +58,7 @@ async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: Uni
     else if (halt) report = idleReport(name, 'skipped', `rollout stopped: ${halt.failures} failed robot(s), max_failures allows ${halt.limit}`, actions);
     else if (opts.stop.aborted) report = idleReport(name, 'skipped', 'interrupted', actions);
     else {
-      const out = await runUnit(unitInput(name, actions, false, opts), opts.effects, runOpts(opts));
+      const out = await runUnit(unitInput(name, actions, false), opts.effects, runOpts(opts));
       report = fromOutput(name, out, opts.stop.aborted);
       if (report.status === 'failed') failures += 1;
       checkHalt();
@@ -81,8 +79,8 @@ export function failureLimit(max: MaxFailures, robots: number): number {
   return max.kind === 'count' ? max.value : Math.floor((max.value / 100) * robots);
 }
 
-function unitInput(unit: string, actions: Action[], continueOnError: boolean, opts: FleetOptions) {
-  return { unit, actions, continueOnError, maxAttempts: opts.maxAttempts, backoffMs: opts.backoffMs };
+function unitInput(unit: string, actions: Action[], continueOnError: boolean) {
+  return { unit, actions, continueOnError };
 }
 
 function runOpts(opts: FleetOptions) {

@@ -1,14 +1,15 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import type { Action } from '../types.js';
 import type { Performed } from './perform.js';
-import { isAlreadyRunning, isTransient, shortReason } from './errors.js';
+import { isAlreadyRunning, shortReason } from './errors.js';
 
 // One actor per unit of work: the hub, or one robot. It runs the unit's
 // actions in order; each one is performed (an effect in a fromPromise actor
 // that honours its signal), then recorded in the state file before the next
-// one starts. Transient failures wait in `retrying` (a named delay) and try
-// again; "An app is already running" from a start goes through `resolving`
-// (stop, then start again). STOP lets the action in flight finish and be
+// one starts. The machine never retries: the drivers already did, under the
+// one policy of lib/retry.ts, so a failure that reaches it is final for this
+// run. "An app is already running" from a start goes through `resolving`
+// (stop, then start again): that is a different action, not a retry. STOP lets the action in flight finish and be
 // recorded, then ends in `stopped`. The real effects are given by the runner
 // with machine.provide(); the defaults here refuse to run.
 
@@ -17,8 +18,6 @@ export interface UnitInput {
   actions: Action[];
   /** The hub goes on after a failed webhook; a robot stops at its first failure. */
   continueOnError: boolean;
-  maxAttempts: number;
-  backoffMs: number;
 }
 
 export interface FailedAction {
@@ -37,26 +36,24 @@ export interface UnitOutput {
 
 interface UnitContext extends UnitInput {
   index: number;
-  attempt: number;
   conflictTried: boolean;
   stopRequested: boolean;
   completed: Action[];
   failed: FailedAction[];
   performed: (Performed & { ms: number }) | null;
   started: number;
-  lastError: unknown;
   outcome: UnitOutput['status'];
 }
 
 export type UnitEmitted =
   | { type: 'action.started'; unit: string; action: Action }
+  /** Told by the drivers' retry policy (lib/retry.ts) through run-unit, not by the machine. */
   | { type: 'action.retrying'; unit: string; action: Action; attempt: number; delayMs: number; error: string }
   | { type: 'action.resolving'; unit: string; action: Action; error: string }
   | { type: 'action.done'; unit: string; action: Action; ms: number; performed: Performed }
   | { type: 'action.failed'; unit: string; action: Action; ms: number; error: string };
 
 const current = (c: UnitContext): Action => c.actions[c.index] as Action;
-const retryDelay = (c: UnitContext): number => Math.min(c.backoffMs * 2 ** (c.attempt - 1), 30_000);
 
 const notWired = (what: string) => fromPromise<never, unknown>(async () => {
   throw new Error(`unitMachine: ${what} is not provided`);
@@ -80,17 +77,11 @@ export const unitMachine = setup({
     hasNext: ({ context }) => context.index < context.actions.length,
     isConflict: ({ context, event }) =>
       current(context).type === 'start' && !context.conflictTried && isAlreadyRunning((event as { error?: unknown }).error),
-    canRetry: ({ context, event }) =>
-      context.attempt < context.maxAttempts && isTransient(current(context), (event as { error?: unknown }).error),
     continueOnError: ({ context }) => context.continueOnError,
   },
-  delays: {
-    backoff: ({ context }) => retryDelay(context),
-  },
   actions: {
-    begin: assign({ attempt: 1, conflictTried: false, performed: null, started: () => Date.now() }),
+    begin: assign({ conflictTried: false, performed: null, started: () => Date.now() }),
     announce: emit(({ context }) => ({ type: 'action.started' as const, unit: context.unit, action: current(context) })),
-    keepError: assign({ lastError: ({ event }) => (event as { error?: unknown }).error }),
     markFailed: assign({
       failed: ({ context, event }) => [...context.failed, { action: current(context), error: shortReason((event as { error?: unknown }).error) }],
     }),
@@ -110,8 +101,8 @@ export const unitMachine = setup({
 }).createMachine({
   id: 'unit',
   context: ({ input }) => ({
-    ...input, index: 0, attempt: 1, conflictTried: false, stopRequested: false,
-    completed: [], failed: [], performed: null, started: 0, lastError: null, outcome: 'done',
+    ...input, index: 0, conflictTried: false, stopRequested: false,
+    completed: [], failed: [], performed: null, started: 0, outcome: 'done',
   }),
   on: { STOP: { actions: assign({ stopRequested: true }) } },
   initial: 'next',
@@ -135,13 +126,6 @@ export const unitMachine = setup({
               type: 'action.resolving' as const, unit: context.unit, action: current(context), error: shortReason(event.error),
             }))],
           },
-          {
-            guard: 'canRetry', target: 'retrying',
-            actions: ['keepError', emit(({ context, event }) => ({
-              type: 'action.retrying' as const, unit: context.unit, action: current(context),
-              attempt: context.attempt + 1, delayMs: retryDelay(context), error: shortReason(event.error),
-            }))],
-          },
           { guard: 'continueOnError', target: 'next', actions: ['markFailed', 'emitFailed', 'advance'] },
           { target: 'failed', actions: ['markFailed', 'emitFailed'] },
         ],
@@ -157,10 +141,6 @@ export const unitMachine = setup({
           { target: 'failed', actions: ['markFailed', 'emitFailed'] },
         ],
       },
-    },
-    retrying: {
-      on: { STOP: { target: 'stopped', actions: assign({ stopRequested: true }) } },
-      after: { backoff: { target: 'performing', actions: assign({ attempt: ({ context }) => context.attempt + 1 }) } },
     },
     recording: {
       invoke: {

@@ -3,6 +3,8 @@ import { createActor, fromPromise, type ActorOptions } from 'xstate';
 import type { Action } from '../types.js';
 import { unitMachine, type UnitEmitted, type UnitInput, type UnitOutput } from './machine.js';
 import type { Performed } from './perform.js';
+import { shortReason } from './errors.js';
+import { watchRetries } from '../../lib/retry.js';
 
 // Runs one unit actor with the real effects plugged in, and turns its life
 // into a promise. `stop` asks it to finish the action in flight and end;
@@ -23,14 +25,17 @@ export interface RunUnitOptions {
   onEvent?: (e: UnitEmitted) => void;
 }
 
-export function providedMachine(effects: UnitEffects) {
+/** `onEvent` also hears the drivers' retries of an action (as `action.retrying`). */
+export function providedMachine(effects: UnitEffects, unit = '', onEvent?: (e: UnitEmitted) => void) {
   return unitMachine.provide({
     actors: {
       perform: fromPromise<Performed & { ms: number }, { action: Action }>(async ({ input, signal }) => {
         // Drivers tie one listener per request to this signal (polls make many).
         setMaxListeners(0, signal);
         const t0 = performance.now();
-        const done = await effects.perform(input.action, signal);
+        const done = await watchRetries((e) => onEvent?.({
+          type: 'action.retrying', unit, action: input.action, attempt: e.attempt, delayMs: e.delayMs, error: shortReason(e.error),
+        }), () => effects.perform(input.action, signal));
         return { ...done, ms: Math.round(performance.now() - t0) };
       }),
       record: fromPromise<void, { action: Action; performed: Performed }>(({ input }) => effects.record(input.action, input.performed)),
@@ -40,7 +45,7 @@ export function providedMachine(effects: UnitEffects) {
 }
 
 export function runUnit(input: UnitInput, effects: UnitEffects, opts: RunUnitOptions = {}): Promise<UnitOutput> {
-  const actor = createActor(providedMachine(effects), { input, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const actor = createActor(providedMachine(effects, input.unit, opts.onEvent), { input, ...(opts.clock ? { clock: opts.clock } : {}) });
   return new Promise<UnitOutput>((resolve, reject) => {
     const cleanup: (() => void)[] = [];
     const finish = (out: UnitOutput): void => { cleanup.forEach((f) => f()); resolve(out); };

@@ -8,6 +8,7 @@ import { objectId } from './ids.js';
 import type { HubStore } from './store.js';
 import type { DeliveryAttempt, StoredWebhook } from './types.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
+import { realClock, retrying, statusFailure, type Failure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 
 export interface DelivererOptions {
   store: HubStore;
@@ -21,6 +22,15 @@ export interface DelivererOptions {
   maxAttempts: number;
   triggersPerDay: number;
   userAgent: string;
+  /** Waits between attempts (tests inject one that does not sleep). */
+  clock?: RetryClock;
+}
+
+/** A failed delivery attempt, already recorded; carries what a retry may do. */
+class DeliveryFailed extends Error {
+  constructor(readonly failure: Failure) {
+    super('delivery failed');
+  }
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -30,13 +40,14 @@ const JOB_TIMEOUT_MS = 120_000;
 
 /**
  * Fans events out to webhooks, off the request path: emit() returns at once.
- * Non-2xx and timeouts retry with exponential backoff up to maxAttempts; every
+ * Failed attempts are retried under robotctl's one retry policy
+ * (lib/retry.ts: exponential backoff with jitter, up to maxAttempts; 5xx,
+ * 408/429 and network errors are retried, other 4xx are final); every
  * attempt is recorded. idle() resolves when nothing is pending (for tests).
  */
 export class Deliverer {
   private readonly agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
   private readonly aborter = new AbortController();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private pending = 0;
   private waiters: (() => void)[] = [];
 
@@ -54,7 +65,7 @@ export class Deliverer {
         continue;
       }
       const payload = buildPayload(event, w.id, this.opts.baseUrl());
-      this.track(w.jobSourceId ? this.runJob(w, event, payload) : this.attempt(w.id, event, payload, 1));
+      this.track(w.jobSourceId ? this.runJob(w, event, payload) : this.deliver(w.id, event, payload));
     }
   }
 
@@ -65,8 +76,6 @@ export class Deliverer {
 
   async close(): Promise<void> {
     this.aborter.abort();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
     await this.idle();
     await this.agent.close();
   }
@@ -89,6 +98,17 @@ export class Deliverer {
     return ok;
   }
 
+  private async deliver(webhookId: string, event: HubEvent, payload: Record<string, unknown>): Promise<void> {
+    const policy: RetryPolicy = { attempts: this.opts.maxAttempts, baseMs: this.opts.retryBaseMs, maxDelayMs: 10 * 60_000 };
+    await retrying({
+      policy, clock: this.opts.clock ?? realClock, idempotent: true, signal: this.aborter.signal,
+      judge: (err) => (err instanceof DeliveryFailed ? err.failure : { kind: 'permanent' }),
+    }, (i) => this.attempt(webhookId, event, payload, i + 1)).catch((err: unknown) => {
+      // Failed attempts are in the activity log already; a close() ends the waits.
+      if (!(err instanceof DeliveryFailed) && !this.aborter.signal.aborted) throw err;
+    });
+  }
+
   private async attempt(webhookId: string, event: HubEvent, payload: Record<string, unknown>, n: number): Promise<void> {
     // Re-read the webhook: a changed URL or secret applies to retries, a
     // deleted or disabled webhook stops them.
@@ -100,17 +120,7 @@ export class Deliverer {
     const ok = res.error === null;
     this.record(w, event, n, { outcome: ok ? 'delivered' : 'failed', ...res }, payload);
     this.opts.log(`delivery ${event.scope}/${event.action} ${event.repo.repoId} → ${w.id}: ${res.status ?? res.error} (attempt ${n})`);
-    if (ok || n >= this.opts.maxAttempts || this.aborter.signal.aborted) return;
-    await this.delay(this.opts.retryBaseMs * 2 ** (n - 1));
-    await this.attempt(webhookId, event, payload, n + 1);
-  }
-
-  private delay(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => { this.timers.delete(t); resolve(); }, ms);
-      this.timers.add(t);
-      this.aborter.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    if (!ok) throw new DeliveryFailed(res.status === null ? { kind: 'unknown' } : statusFailure(res.status, null) ?? { kind: 'unknown' });
   }
 
   private async runJob(w: StoredWebhook, event: HubEvent, payload: Record<string, unknown>): Promise<void> {

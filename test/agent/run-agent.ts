@@ -21,7 +21,7 @@ export async function runAgent(loop: Loop, opts: { mode?: 'heal' | 'warn'; inter
   const agent = await startAgent(loaded.config, {
     file: loop.file, cwd: loop.dir, env: loop.env, mode: opts.mode ?? 'heal', intervalMs: opts.intervalMs ?? 60_000,
     statePath: loop.statePath, drivers: pool.forConfig, log: (l) => { lines.push(l); if (process.env.AGENT_TEST_LOG) console.error(l); },
-    debounceMs: 100, lockTimeoutMs: 5000, pages: mountFleetPage, tuning: { startSettleMs: 300, backoffMs: 100 },
+    debounceMs: 100, lockTimeoutMs: 5000, pages: mountFleetPage, tuning: { startSettleMs: 300 },
   });
   return { agent, lines, stop: async () => { await agent.stop(); await pool.close(); } };
 }

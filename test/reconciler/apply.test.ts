@@ -34,7 +34,7 @@ t.test('apply through the drivers', async (t) => {
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
   const clients = new Map<string, DaemonClient>();
   const daemonFor = (r: RobotSpec): DaemonClient => {
-    const c = clients.get(r.url) ?? createDaemonClient({ baseUrl: r.url, timeoutMs: 5000 });
+    const c = clients.get(r.url) ?? createDaemonClient({ baseUrl: r.url, timeoutMs: 5000, maxRetries: 1, retryBaseMs: 5 });
     clients.set(r.url, c);
     return c;
   };
@@ -49,7 +49,7 @@ t.test('apply through the drivers', async (t) => {
     const state = await readState(statePath);
     const observed = await observe(cfg, { hub: hubClient, daemon: daemonFor });
     const p = plan(cfg, observed, state);
-    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, startSettleMs: 200, backoffMs: 10 }, new AbortController().signal, (e) => events.push(e));
+    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, startSettleMs: 200 }, new AbortController().signal, (e) => events.push(e));
     return { p, result, events };
   };
   const quiet = makeApp(dir, 'quiet_app', QUIET);
@@ -114,7 +114,7 @@ t.test('apply through the drivers', async (t) => {
       ...plan(cfg, { hub: { ok: true, webhooks: await hubClient.listWebhooks() }, spaces: {}, robots: { desk: { reachable: true, daemon: { robot_name: 'x', state: 'running' }, installed: [], current: null } } }, await readState(statePath)),
     };
     const events: ApplyEvent[] = [];
-    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state: await readState(statePath), backoffMs: 5, maxAttempts: 2 }, new AbortController().signal, (e) => events.push(e));
+    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state: await readState(statePath) }, new AbortController().signal, (e) => events.push(e));
     t.equal(result.report.robots[0]?.status, 'failed');
     t.match(result.report.robots[0]?.reason, /unreachable/);
     t.equal(events.filter((e) => e.type === 'action.retrying').length, 1);

@@ -1,5 +1,4 @@
 import t from 'tap';
-import { SimulatedClock } from 'xstate';
 import { DaemonError } from '../../drivers/daemon/errors.js';
 import { HubError } from '../../drivers/hub/errors.js';
 import { runUnit, type UnitEffects } from '../../reconciler/execute/run-unit.js';
@@ -7,10 +6,10 @@ import { executePlan, failureLimit } from '../../reconciler/execute/fleet.js';
 import type { UnitEmitted } from '../../reconciler/execute/machine.js';
 import type { Action, Plan, RobotAction } from '../../reconciler/types.js';
 import { applyExitCode } from '../../cli/exit-codes.js';
+import { retrying } from '../../lib/retry.js';
 
 // The unit machine and the fleet rollout with injected effects
-// (machine.provide under the hood) and XState's simulated clock for the
-// retry timing. The same machines run for real in apply.test.ts and e2e.
+// (machine.provide under the hood) and an injected retry clock. The same machines run for real in apply.test.ts and e2e.
 
 const start = (robot: string, app: string): RobotAction => ({ type: 'start', address: `robots.${robot}.apps.${app}`, robot, app, reason: 'test' });
 const stop = (robot: string, app: string): RobotAction => ({ type: 'stop', address: `robots.${robot}.apps.${app}`, robot, app, reason: 'test' });
@@ -25,32 +24,27 @@ function effects(perform: UnitEffects['perform'], log: string[] = []): UnitEffec
   };
 }
 
-const input = (actions: Action[], over: Partial<{ continueOnError: boolean; maxAttempts: number }> = {}) =>
-  ({ unit: 'u', actions, continueOnError: false, maxAttempts: 3, backoffMs: 100, ...over });
+const input = (actions: Action[], over: Partial<{ continueOnError: boolean }> = {}) =>
+  ({ unit: 'u', actions, continueOnError: false, ...over });
 
-t.test('transient failures wait the named backoff delay (100, 200 ms) and succeed', async (t) => {
-  const clock = new SimulatedClock();
+t.test('retries happen in the drivers (lib/retry.ts) and are reported per action; the machine adds none', async (t) => {
   let calls = 0;
+  const waits: number[] = [];
+  const clock = { sleep: async (ms: number) => { waits.push(ms); }, random: () => 1, now: () => 0 };
   const events: UnitEmitted[] = [];
-  const done = runUnit(input([start('desk', 'a')]), effects(async () => {
-    calls += 1;
-    if (calls < 3) throw new DaemonError('unreachable', 'robot daemon unreachable');
-    return { result: {}, detail: '' };
-  }), { clock, onEvent: (e) => events.push(e) });
-  await flush();
-  t.equal(calls, 1);
-  clock.increment(99);
-  await flush();
-  t.equal(calls, 1, 'not before the delay');
-  clock.increment(1);
-  await flush();
-  t.equal(calls, 2);
-  clock.increment(200);
-  await flush();
-  const out = await done;
-  t.equal(calls, 3);
+  const out = await runUnit(input([start('desk', 'a')]), effects(() => retrying(
+    { policy: { attempts: 5, baseMs: 100, maxDelayMs: 1000 }, clock, idempotent: true, judge: (e) => (e as DaemonError).failure },
+    async () => {
+      calls += 1;
+      if (calls < 3) throw new DaemonError('unreachable', 'robot daemon unreachable');
+      return { result: {}, detail: '' };
+    },
+  )), { onEvent: (e) => events.push(e) });
   t.equal(out.status, 'done');
-  t.same(events.filter((e) => e.type === 'action.retrying').map((e) => e.type === 'action.retrying' && e.delayMs), [100, 200]);
+  t.equal(calls, 3);
+  t.same(waits, [100, 200], 'exponential backoff from the one policy');
+  t.same(events.filter((e) => e.type === 'action.retrying').map((e) => e.type === 'action.retrying' && [e.unit, e.action.address, e.attempt, e.delayMs]),
+    [['u', 'robots.desk.apps.a', 2, 100], ['u', 'robots.desk.apps.a', 3, 200]]);
 });
 
 t.test('a terminal error is not retried; the robot stops there', async (t) => {
@@ -67,13 +61,13 @@ t.test('a terminal error is not retried; the robot stops there', async (t) => {
   t.same(log, []);
 });
 
-t.test('retries stop after maxAttempts', async (t) => {
+t.test('a transient failure that reaches the machine is final: the drivers already retried it', async (t) => {
   let calls = 0;
-  const out = await runUnit({ ...input([start('desk', 'a')]), backoffMs: 1 }, effects(async () => {
+  const out = await runUnit(input([start('desk', 'a')]), effects(async () => {
     calls += 1;
     throw new HubError('503', { status: 503, retriable: true });
   }));
-  t.equal(calls, 3);
+  t.equal(calls, 1, 'one layer retries, not two');
   t.equal(out.status, 'failed');
 });
 
@@ -140,7 +134,7 @@ function fleetOpts(robots: string[], failing: Set<string>, over: { canary?: numb
   const opts = {
     robots,
     rollout: { parallelism: 10, canary: over.canary ?? 1, maxFailures: over.percent ? { kind: 'percent' as const, value: over.max ?? 0 } : { kind: 'count' as const, value: over.max ?? 0 } },
-    parallelism: over.parallelism ?? 10, maxAttempts: 1, backoffMs: 1, stop: new AbortController().signal,
+    parallelism: over.parallelism ?? 10, stop: new AbortController().signal,
     effects: effects(async (a) => {
       const robot = 'robot' in a ? a.robot : 'hub';
       started.push(robot);

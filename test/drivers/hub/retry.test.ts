@@ -1,36 +1,29 @@
 import t, { type Test } from 'tap';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createHubClient } from '../../../drivers/hub/client.js';
 import { HubError } from '../../../drivers/hub/errors.js';
-import { backoffMs, retryAfterMs } from '../../../drivers/hub/retry.js';
+import { backoffMs, retryAfterMs } from '../../../lib/retry.js';
 import { startHub } from '../../../runtime/hub/server.js';
-import { request as undiciRequest } from 'undici';
 import { ALICE } from '../../hub/helpers.js';
+import { startFaultProxy, type Decide } from '../../helpers/fault-proxy.js';
 
-// A fault injector in front of the real embedded hub: it answers 429/503 or
-// drops the connection for the requests a test picks, and proxies the rest.
+// The hub driver under the one retry policy, through a fault injector in
+// front of the real embedded hub (test/helpers/fault-proxy.ts).
 
-type Fault = (req: IncomingMessage, res: ServerResponse, body: string) => boolean;
+async function faultProxy(t: Test, target: string, decide: Decide) {
+  const proxy = await startFaultProxy(target, decide);
+  t.teardown(() => proxy.close());
+  return proxy;
+}
 
-async function faultProxy(t: Test, target: string, fault: Fault) {
-  const seen: { method: string; url: string; body: string; auth: string | undefined; ua: string | undefined }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => { body += d.toString(); });
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body, auth: req.headers.authorization, ua: req.headers['user-agent'] });
-      if (fault(req, res, body)) return;
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
-      undiciRequest(`${target}${req.url ?? ''}`, { method: req.method as 'GET', headers, body: body === '' ? undefined : body })
-        .then(async (up) => { res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/json') }); res.end(Buffer.from(await up.body.arrayBuffer())); })
-        .catch(() => { res.statusCode = 502; res.end(); });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+/** The HubError a call ends with. */
+async function failure(p: Promise<unknown>): Promise<HubError | null> {
+  return p.then(() => null, (err: unknown) => (err instanceof HubError ? err : null));
+}
+
+/** Records the waits instead of sleeping them. */
+function recordingClock() {
+  const waits: number[] = [];
+  return { waits, clock: { sleep: async (ms: number) => { waits.push(ms); }, random: () => 1, now: () => Date.now() } };
 }
 
 async function withHub(t: Test) {
@@ -44,15 +37,12 @@ const input = { watched: [{ type: 'space' as const, name: 'alice/app' }], url: '
 t.test('429 honours Retry-After, for reads and for create', async (t) => {
   const hub = await withHub(t);
   let n = 0;
-  const proxy = await faultProxy(t, hub.url, (_req, res) => {
-    if (n++ < 2) { res.writeHead(429, { 'retry-after': '0.2' }); res.end('{"error":"slow down"}'); return true; }
-    return false;
-  });
-  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1 });
+  const proxy = await faultProxy(t, hub.url, () => (n++ < 2 ? { kind: 'status', status: 429, retryAfter: '0.2', message: 'slow down' } : null));
+  const { waits, clock } = recordingClock();
+  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1, clock });
   t.teardown(() => c.close());
-  const start = Date.now();
   t.same(await c.listWebhooks(), []);
-  t.ok(Date.now() - start >= 380, `waited Retry-After twice (${Date.now() - start} ms)`);
+  t.same(waits, [200, 200], 'waited Retry-After twice');
   n = 0;
   const hook = await c.createWebhook(input);
   t.equal(proxy.seen.filter((s) => s.method === 'POST').length, 3, 'a 429 create is sent again: it was not processed');
@@ -63,19 +53,16 @@ t.test('429 honours Retry-After, for reads and for create', async (t) => {
 t.test('503 and resets are retried for idempotent calls; gives up after maxRetries with the hub message', async (t) => {
   const hub = await withHub(t);
   let failures = 2;
-  const proxy = await faultProxy(t, hub.url, (req, res) => {
-    if (req.method === 'GET' && failures-- > 0) {
-      if (failures === 1) { res.writeHead(503, { 'x-error-message': 'maintenance' }); res.end('{"error":"maintenance"}'); } else req.socket.destroy();
-      return true;
-    }
-    return false;
+  const proxy = await faultProxy(t, hub.url, (req) => {
+    if (req.method !== 'GET' || failures-- <= 0) return null;
+    return failures === 1 ? { kind: 'status', status: 503, message: 'maintenance' } : { kind: 'reset' };
   });
   const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1 });
   t.teardown(() => c.close());
   t.same(await c.listWebhooks(), []);
   t.equal(proxy.seen.length, 3, 'one 503, one reset, then success');
 
-  const always = await faultProxy(t, hub.url, (_req, res) => { res.writeHead(503, { 'x-error-message': `down ${ALICE.token}` }); res.end(); return true; });
+  const always = await faultProxy(t, hub.url, () => ({ kind: 'status', status: 503, message: `down ${ALICE.token}` }));
   const c2 = createHubClient({ endpoint: always.url, token: ALICE.token, retryBaseMs: 1, maxRetries: 2 });
   t.teardown(() => c2.close());
   const err = (await c2.getWebhook('abc').catch((e: unknown) => e)) as HubError;
@@ -89,23 +76,17 @@ t.test('503 and resets are retried for idempotent calls; gives up after maxRetri
 
 t.test('4xx are not retried', async (t) => {
   const hub = await withHub(t);
-  const proxy = await faultProxy(t, hub.url, () => false);
+  const proxy = await faultProxy(t, hub.url, () => null);
   const c = createHubClient({ endpoint: proxy.url, token: 'hf_bad', retryBaseMs: 1 });
   t.teardown(() => c.close());
-  await t.rejects(c.listWebhooks(), { name: 'HubError', status: 401, hubMessage: 'Invalid credentials in Authorization header', retriable: false });
+  t.match(await failure(c.listWebhooks()), { status: 401, hubMessage: 'Invalid credentials in Authorization header', retriable: false });
   t.equal(proxy.seen.length, 1);
 });
 
 t.test('a create with an unknown outcome adopts the webhook instead of duplicating it', async (t) => {
   const hub = await withHub(t);
-  // The create reaches the hub, but the answer is lost (connection reset).
-  const proxy = await faultProxy(t, hub.url, (req, res, body) => {
-    if (req.method !== 'POST') return false;
-    undiciRequest(`${hub.url}${req.url ?? ''}`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body })
-      .then(async (up) => { await up.body.dump(); res.socket?.destroy(); })
-      .catch(() => res.socket?.destroy());
-    return true;
-  });
+  // The create reaches the hub, but the answer is lost (connection dropped).
+  const proxy = await faultProxy(t, hub.url, (req) => (req.method === 'POST' ? { kind: 'lost' } : null));
   const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1 });
   t.teardown(() => c.close());
   const hook = await c.createWebhook(input);
@@ -115,22 +96,51 @@ t.test('a create with an unknown outcome adopts the webhook instead of duplicati
   t.equal(proxy.seen.filter((s) => s.method === 'GET').length, 1, 'one list to find it');
 });
 
-t.test('a create that never landed surfaces the error', async (t) => {
+t.test('a create that did not land is sent again in the same call, after a list shows it absent', async (t) => {
   const hub = await withHub(t);
-  const proxy = await faultProxy(t, hub.url, (req, res) => {
-    if (req.method === 'POST') { res.writeHead(500); res.end('{"error":"boom"}'); return true; }
-    return false;
-  });
-  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, retryBaseMs: 1 });
+  let posts = 0;
+  const proxy = await faultProxy(t, hub.url, (req) => (req.method === 'POST' && posts++ < 2 ? (posts === 1 ? { kind: 'status', status: 500 } : { kind: 'reset' }) : null));
+  const { waits, clock } = recordingClock();
+  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, clock });
   t.teardown(() => c.close());
-  await t.rejects(c.createWebhook(input), { name: 'HubError', status: 500, hubMessage: 'boom' });
-  t.equal(proxy.seen.filter((s) => s.method === 'POST').length, 1);
+  const hook = await c.createWebhook(input);
+  t.same(proxy.seen.map((s) => s.method), ['POST', 'GET', 'POST', 'GET', 'POST'], 'list before every repeat');
+  t.same(hub.data().webhooks.map((w) => w.id), [hook.id], 'one webhook, no duplicate');
+  t.same(waits, [250, 500], 'exponential backoff between attempts');
+});
+
+t.test('a create that never lands gives up after the bound with the hub message', async (t) => {
+  const hub = await withHub(t);
+  const proxy = await faultProxy(t, hub.url, (req) => (req.method === 'POST' ? { kind: 'status', status: 500, message: 'boom' } : null));
+  const { clock } = recordingClock();
+  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, clock });
+  t.teardown(() => c.close());
+  t.match(await failure(c.createWebhook(input)), { status: 500, hubMessage: 'boom' });
+  t.equal(proxy.seen.filter((s) => s.method === 'POST').length, 5, 'at most `attempts` creates');
+  t.equal(proxy.seen.filter((s) => s.method === 'GET').length, 4, 'each repeat preceded by a list');
   t.equal(hub.data().webhooks.length, 0);
+});
+
+t.test('a persistent 503 costs at most `attempts` requests per call, creates included', async (t) => {
+  const hub = await withHub(t);
+  const proxy = await faultProxy(t, hub.url, () => ({ kind: 'status', status: 503 }));
+  const { clock } = recordingClock();
+  const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, clock });
+  t.teardown(() => c.close());
+  const calls: [string, () => Promise<unknown>][] = [
+    ['list', () => c.listWebhooks()], ['create', () => c.createWebhook(input)], ['update', () => c.updateWebhook('x', input)],
+    ['enable', () => c.enableWebhook('x')], ['delete', () => c.deleteWebhook('x')], ['repo info', () => c.repoInfo('space', 'alice/app')],
+  ];
+  for (const [name, call] of calls) {
+    const before = proxy.seen.length;
+    t.match(await failure(call()), { status: 503 }, name);
+    t.equal(proxy.seen.length - before, 5, `${name}: 5 requests (1 + 4 retries), never 15`);
+  }
 });
 
 t.test('headers: user-agent robotctl/<version>, bearer token', async (t) => {
   const hub = await withHub(t);
-  const proxy = await faultProxy(t, hub.url, () => false);
+  const proxy = await faultProxy(t, hub.url, () => null);
   const c = createHubClient({ endpoint: `${proxy.url}/`, token: ALICE.token });
   t.teardown(() => c.close());
   await c.whoami();
@@ -140,7 +150,7 @@ t.test('headers: user-agent robotctl/<version>, bearer token', async (t) => {
 
 t.test('timeouts are retried for reads and reported as HubError', async (t) => {
   const hub = await withHub(t);
-  const proxy = await faultProxy(t, hub.url, () => true); // never answers
+  const proxy = await faultProxy(t, hub.url, () => ({ kind: 'hang' }));
   const c = createHubClient({ endpoint: proxy.url, token: ALICE.token, timeoutMs: 100, maxRetries: 1, retryBaseMs: 1 });
   t.teardown(() => c.close());
   await t.rejects(c.listWebhooks(), { name: 'HubError', status: null, retriable: true, message: /UND_ERR_HEADERS_TIMEOUT/ });
@@ -148,7 +158,7 @@ t.test('timeouts are retried for reads and reported as HubError', async (t) => {
 });
 
 t.test('backoff and Retry-After parsing', async (t) => {
-  const p = { maxRetries: 3, baseMs: 100, maxDelayMs: 1000 };
+  const p = { attempts: 4, baseMs: 100, maxDelayMs: 1000 };
   t.equal(backoffMs(p, 0, () => 0), 50);
   t.equal(backoffMs(p, 0, () => 1), 100);
   t.equal(backoffMs(p, 3, () => 1), 800);
