@@ -50,7 +50,17 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   const page = await browser.newPage({ viewport: LAPTOP });
   const problems = collectProblems(page, [/status of 400/]);
 
+  // First paint: until the daemon has answered, the page says it is loading,
+  // never "No app running" or "No app installed yet".
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(/\/api\/apps\/(current-app-status|list-available\/installed)$/, async (route) => { await held; await route.continue(); });
   await page.goto(`${daemon.url}/`);
+  t.equal(await text(page, '#current-name'), 'Loading…', 'the current app is loading, not "No app running"');
+  t.equal(await text(page, '#current-state'), 'loading');
+  t.equal(await text(page, '#installed-empty'), 'Loading installed apps…', 'the list is loading, not empty');
+  release(); // later requests pass straight through
+  await waitText(page, '#installed-empty', /^No app installed yet\.$/);
   await waitText(page, '#daemon-state', /^running$/);
   t.equal(await text(page, '#robot-name'), 'desk');
   t.equal(await text(page, '#daemon-mode'), 'simulated robot');
@@ -79,6 +89,9 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   await waitText(page, '#current-state', /^running$/);
   t.equal(await text(page, '#current-name'), 'hello_app');
   t.equal(await page.locator('#stop-app').isEnabled(), true);
+  // What the running app prints is streamed into its log panel.
+  await waitText(page, '#current-output', /Starting app hello_app/);
+  t.equal(await page.locator('#current-output-box').isVisible(), true, 'the output panel is shown');
 
   // The live view moves: the head yaw shown changes over time.
   const seen = new Set<string>();
@@ -125,6 +138,9 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   t.equal(await page.locator('#current-error-box').isVisible(), true);
   t.match(await text(page, '#current-error'), /Process exited with code 1/);
   t.match(await text(page, '#current-error'), /crash_app crashed on purpose/);
+  const scrolled = await page.locator('#current-error').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  t.ok(scrolled < 4, `the traceback box shows its end, where the exception is (${scrolled}px below)`);
+  await waitText(page, '#current-output', /the sensor check failed/);
   await waitText(page, '#messages', /crash_app crashed/);
   await page.screenshot({ path: join(shots, 'crashed-laptop.png'), fullPage: true });
   t.same(await contrastProblems(page), [], 'the error view has WCAG AA contrast too');

@@ -5,7 +5,7 @@ import { poseFromState, REST_POSE } from './pose.js';
 import { createRobotView } from './robot-view.js';
 import { streamState } from './state-stream.js';
 import { initAppsPanel, refreshInstalled } from './apps-panel.js';
-import { initCurrentApp, refreshCurrent } from './current-app.js';
+import { initCurrentApp, refreshCurrent, refreshOutput } from './current-app.js';
 
 const STATUS_MS = 3000;
 const APP_MS = 1000;
@@ -68,5 +68,6 @@ initAppsPanel(() => { refreshCurrent(); });
 startLiveView();
 every(STATUS_MS, refreshDaemon);
 every(APP_MS, refreshCurrent);
+every(APP_MS, refreshOutput);
 refreshInstalled();
 setInterval(refreshInstalled, 10_000);

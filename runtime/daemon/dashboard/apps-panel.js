@@ -12,6 +12,8 @@ export const installedApp = (name) => installed.find((a) => a.name === name);
 
 function sourceText(app) {
   if (app.source_kind === 'local' && app.extra && typeof app.extra.path === 'string') return `local: ${app.extra.path}`;
+  // Where the daemon really downloaded it from (a simulated robot may install from an embedded hub).
+  if (app.extra && typeof app.extra.installed_from === 'string') return app.extra.installed_from;
   if (app.url) return app.url;
   return app.source_kind;
 }
@@ -63,7 +65,10 @@ export async function refreshInstalled() {
   lastListJson = json;
   const ul = document.getElementById('installed-list');
   ul.replaceChildren(...list.map(renderItem));
-  document.getElementById('installed-empty').hidden = list.length > 0;
+  const empty = document.getElementById('installed-empty');
+  empty.textContent = 'No app installed yet.';
+  empty.removeAttribute('aria-busy');
+  empty.hidden = list.length > 0;
 }
 
 async function startApp(name, btn) {

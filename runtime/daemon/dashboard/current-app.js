@@ -8,6 +8,8 @@ const STOPPABLE = new Set(['starting', 'running', 'error']);
 const RESTARTABLE = new Set(['starting', 'running', 'error', 'stopping']);
 let busy = false;
 let lastStatus = null;
+let loaded = false;
+let outputKey = '';
 
 /** The app's own UI URL, with 0.0.0.0 (bind-all) replaced by the host this page was opened on. */
 export function settingsUrl(raw) {
@@ -33,6 +35,8 @@ function render(status) {
   const badge = document.getElementById('current-state');
   const link = document.getElementById('current-settings');
   const errBox = document.getElementById('current-error-box');
+  if (!loaded) return;
+  document.getElementById('current-line').removeAttribute('aria-busy');
   const state = status ? status.state : 'none';
   name.textContent = status ? status.info.name : 'No app running';
   badge.textContent = status ? state : 'idle';
@@ -46,7 +50,12 @@ function render(status) {
   }
   const error = status && status.error ? status.error : '';
   errBox.hidden = !error;
-  document.getElementById('current-error').textContent = error;
+  const pre = document.getElementById('current-error');
+  if (pre.textContent !== error) {
+    pre.textContent = error;
+    // A traceback ends with the exception: show the end, not the first frames.
+    pre.scrollTop = pre.scrollHeight;
+  }
   document.getElementById('stop-app').disabled = busy || !status || !STOPPABLE.has(state);
   document.getElementById('restart-app').disabled = busy || !status || !RESTARTABLE.has(state);
 }
@@ -55,6 +64,7 @@ function render(status) {
 export async function refreshCurrent() {
   let status;
   try { status = await api('GET', '/api/apps/current-app-status'); } catch { return; }
+  loaded = true;
   const before = lastStatus;
   lastStatus = status;
   if (before && status && before.info.name === status.info.name && before.state !== status.state && status.state === 'error') {
@@ -71,6 +81,23 @@ async function act(label, path, success) {
   busy = false;
   if (done) announce(success(name), 'ok');
   await refreshCurrent();
+}
+
+/** What the app prints (the daemon's current-app-logs), kept scrolled to the end unless the reader scrolled up. */
+export async function refreshOutput() {
+  let body;
+  try { body = await api('GET', '/api/apps/current-app-logs'); } catch { return; }
+  const lines = Array.isArray(body?.logs) ? body.logs.filter((l) => typeof l === 'string') : [];
+  const key = `${lines.length}:${lines[lines.length - 1] ?? ''}`;
+  if (key === outputKey) return;
+  outputKey = key;
+  const box = document.getElementById('current-output-box');
+  const pre = document.getElementById('current-output');
+  const atEnd = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 8;
+  box.hidden = lines.length === 0;
+  pre.textContent = lines.join('\n');
+  if (atEnd || box.dataset.seen !== '1') pre.scrollTop = pre.scrollHeight;
+  box.dataset.seen = '1';
 }
 
 export function initCurrentApp() {
