@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { hostname } from 'node:os';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
 import { withSessionOptions } from '../session/options.js';
@@ -57,6 +58,15 @@ export async function run(args: string[], outer: Io): Promise<number> {
   return 0;
 }
 
+/**
+ * `robotctl-agent (fleet.yaml; host)`: a daemon shows from it that robotctl
+ * manages the robot (the simulated daemon's dashboard badge). Names only the
+ * file and the host, never a path or a token.
+ */
+export function agentUserAgent(configFile: string): string {
+  return `robotctl-agent (${basename(configFile)}; ${hostname()})`;
+}
+
 export interface LaunchOptions {
   file: string;
   statePath: string;
@@ -71,7 +81,7 @@ export interface LaunchOptions {
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
   const owned = Object.keys((await readState(o.statePath)).webhooks).length > 0;
   const access = hubAccess(io, o.token, owned, config);
-  const pool = driverPool(io.env, access.token, access.listWebhooks, 'robotctl-agent');
+  const pool = driverPool(io.env, access.token, access.listWebhooks, agentUserAgent(config.file));
   let agent: Agent;
   try {
     agent = await startAgent(config, {

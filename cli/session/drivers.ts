@@ -52,7 +52,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
   const daemon = (robot: RobotSpec): DaemonClient => {
     let client = daemons.get(robot.url);
     if (!client) {
-      client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000 });
+      client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000, ...(userAgent ? { userAgent } : {}) });
       daemons.set(robot.url, client);
     }
     return client;

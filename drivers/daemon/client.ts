@@ -25,12 +25,14 @@ export interface DaemonClientOptions {
   retryBaseMs?: number;
   retry?: Partial<RetryPolicy>;
   clock?: RetryClock;
+  userAgent?: string;
 }
 
 type Call = <T>(path: string, o?: Partial<HttpOptions> & { idempotent?: boolean }) => Promise<T>;
 
 export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const ua = opts.userAgent ? { userAgent: opts.userAgent } : {};
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const jobTimeoutMs = opts.jobTimeoutMs ?? 600_000;
   const slowMs = Math.max(timeoutMs, 45_000);
@@ -41,7 +43,7 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   const call: Call = (path, o = {}) => retrying({
     policy, clock, signal: o.signal, idempotent: o.idempotent ?? (o.method ?? 'GET') === 'GET',
     judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }),
-  }, () => daemonRequest(dispatcher, baseUrl, path, { timeoutMs, ...o }));
+  }, () => daemonRequest(dispatcher, baseUrl, path, { timeoutMs, ...ua, ...o }));
   const jobs = jobCalls(call, jobTimeoutMs);
   const currentAppStatus = (signal?: AbortSignal) => call<AppStatus | null>('/api/apps/current-app-status', { signal });
   const listInstalled = (signal?: AbortSignal) => call<AppInfo[]>('/api/apps/list-available/installed', { signal });
@@ -54,7 +56,7 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
       let last = 'no answer';
       for (;;) {
         try {
-          const st = await daemonRequest<DaemonStatus>(dispatcher, baseUrl, '/api/daemon/status', { signal, timeoutMs: Math.min(timeoutMs, 5_000) });
+          const st = await daemonRequest<DaemonStatus>(dispatcher, baseUrl, '/api/daemon/status', { signal, timeoutMs: Math.min(timeoutMs, 5_000), ...ua });
           if (st.state === 'running') return st;
           last = `state ${st.state}${st.error ? ` (${String(st.error)})` : ''}`;
         } catch (err) {
@@ -78,7 +80,7 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
       }));
     },
     startApp: (name, signal) => startResolved({
-      start: () => daemonRequest<AppStatus>(dispatcher, baseUrl, `/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal, timeoutMs }),
+      start: () => daemonRequest<AppStatus>(dispatcher, baseUrl, `/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal, timeoutMs, ...ua }),
       current: () => currentAppStatus(signal),
       installed: () => listInstalled(signal),
       retry: (work) => retrying({ policy, clock, signal, idempotent: true, judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }) }, work),

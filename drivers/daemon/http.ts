@@ -10,6 +10,8 @@ export interface HttpOptions {
   body?: unknown;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Names the caller to the daemon (the simulated one shows robotctl's agent on its dashboard). */
+  userAgent?: string;
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE',
@@ -43,7 +45,10 @@ export async function daemonRequest<T>(agent: Dispatcher, baseUrl: string, path:
     res = await request(`${baseUrl}${path}`, {
       dispatcher: agent,
       method: opts.method ?? 'GET',
-      headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(opts.userAgent ? { 'user-agent': opts.userAgent } : {}),
+      },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal,
     });

@@ -12,6 +12,7 @@ import { moveRoutes } from './routes/move.js';
 import { stateRoutes } from './routes/state.js';
 import { dashboardRoutes } from './dashboard-route.js';
 import { sdkWsRoutes } from './sdk-ws/route.js';
+import { managedByRoutes } from './managed-by.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
 // around a simulated robot. buildDaemon() makes the app (tests inject into
@@ -63,6 +64,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   stateRoutes(app, ctx);
   dashboardRoutes(app);
   sdkWsRoutes(app, ctx);
+  managedByRoutes(app);
   return app;
 }
 

@@ -6,6 +6,9 @@ import type { Page } from 'playwright-core';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import { collectProblems, contrastProblems, horizontalOverflow, LAPTOP, launchChromium, PHONE, screenshotDir, skipWithoutChromium } from './browser.js';
 import { repoRoot } from '../helpers/cli.js';
+import { hostname } from 'node:os';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
+import { agentUserAgent } from '../../cli/commands/agent.js';
 
 const example = (name: string): string => join(repoRoot, 'examples', 'apps', name);
 
@@ -124,8 +127,17 @@ t.test('robot dashboard: install, start, live view, refusal, stop, crash, remove
   t.equal(await horizontalOverflow(page), 0, 'no horizontal scroll on a phone');
   await page.setViewportSize(LAPTOP);
 
+  // robotctl's agent talks to this robot: the header says it is managed,
+  // and a stop by hand is explained (the agent will start the app again).
+  t.equal(await page.locator('#managed-badge').isVisible(), false, 'no badge before an agent is heard from');
+  const agentDriver = createDaemonClient({ baseUrl: daemon.url, userAgent: agentUserAgent('/somewhere/fleet.yaml') });
+  await agentDriver.daemonStatus();
+  await agentDriver.close();
+  await waitText(page, '#managed-badge', new RegExp(`^Managed by robotctl \\(fleet\\.yaml on ${hostname()}\\)$`), 10_000);
+
   // Stop: the state changes and the buttons follow.
   await page.locator('#stop-app').click();
+  await waitText(page, '#managed-note', /its agent will start hello_app again at its next check\. To keep it stopped, change fleet\.yaml\./);
   await waitText(page, '#current-name', /^No app running$/);
   t.equal(await text(page, '#current-state'), 'idle');
   t.equal(await page.locator('#stop-app').isDisabled(), true);

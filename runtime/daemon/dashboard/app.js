@@ -6,6 +6,7 @@ import { createRobotView } from './robot-view.js';
 import { streamState } from './state-stream.js';
 import { initAppsPanel, refreshInstalled } from './apps-panel.js';
 import { initCurrentApp, refreshCurrent, refreshOutput } from './current-app.js';
+import { refreshManaged } from './managed.js';
 
 const STATUS_MS = 3000;
 const APP_MS = 1000;
@@ -69,5 +70,6 @@ startLiveView();
 every(STATUS_MS, refreshDaemon);
 every(APP_MS, refreshCurrent);
 every(APP_MS, refreshOutput);
+every(STATUS_MS, refreshManaged);
 refreshInstalled();
 setInterval(refreshInstalled, 10_000);

@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { announce, attempt } from './messages.js';
 import { installedApp } from './apps-panel.js';
+import { noteManualStop } from './managed.js';
 
 const STOPPABLE = new Set(['starting', 'running', 'error']);
 const RESTARTABLE = new Set(['starting', 'running', 'error', 'stopping']);
@@ -101,7 +102,7 @@ export async function refreshOutput() {
 }
 
 export function initCurrentApp() {
-  document.getElementById('stop-app').addEventListener('click', () => act('stop', '/api/apps/stop-current-app', (n) => `${n} stopped`));
+  document.getElementById('stop-app').addEventListener('click', () => act('stop', '/api/apps/stop-current-app', (n) => { noteManualStop(n); return `${n} stopped`; }));
   document.getElementById('restart-app').addEventListener('click', () => act('restart', '/api/apps/restart-current-app', (n) => `${n} restarted`));
   render(null);
 }
