@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DaemonState } from '../../lib/wire/daemon.js';
 import { JobRegistry } from './jobs.js';
@@ -9,6 +10,7 @@ import type { OpsDeps } from './apps/operations.js';
 import { hubSpaceSource } from './apps/hub.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import type { HubClient } from '../../drivers/hub/types.js';
+import { selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -45,6 +47,10 @@ export interface DaemonContext {
   installed(): Promise<InstalledApp[]>;
   /** Close the hub client if one was made. */
   closeHub(): Promise<void>;
+  /** This daemon instance's marker: every process it spawns carries it (apps/proc.ts). */
+  marker: string;
+  /** Write the durable note of the running app (apps/running-record.ts); resolves when written. */
+  noteRunning(app: RunningApp | null): Promise<void>;
   /** Install/remove/update jobs run one after the other. */
   serial<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -55,15 +61,22 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const store = new AppStore(opts.appsDir);
   const robot = new SimRobot();
   const abort = new AbortController();
+  const marker = randomUUID();
+  let noted: Promise<void> = Promise.resolve();
+  const noteRunning = (app: RunningApp | null): Promise<void> => {
+    noted = noted.then(() => writeRunning(opts.appsDir, { daemon: selfIdentity(), marker, app }))
+      .catch((err: unknown) => log(`Could not record the running app in ${opts.appsDir}: ${String(err)}`));
+    return noted;
+  };
   let venvReady: Venv | null = null;
-  const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log));
+  const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log, `${marker}/tool`));
   const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   let chain: Promise<unknown> = Promise.resolve();
   let hub: HubClient | null = null;
   const hubClient = (): HubClient => (hub ??= createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' }));
   const ctx: DaemonContext = {
-    opts, robot, store, abort, log,
+    opts, robot, store, abort, log, marker, noteRunning,
     jobs: new JobRegistry(),
     state: 'running',
     robotName: opts.robotName ?? 'reachy_mini',
@@ -72,6 +85,8 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     apps: new AppManager({
       robot, log, cwd: opts.appsDir,
       stopTimeoutMs: opts.stopTimeoutMs ?? 20_000,
+      marker: `${marker}/app`,
+      onRunning: (app) => { void noteRunning(app); },
       env: () => ({ ...(opts.env ?? process.env), ROBOT_DAEMON_URL: ctx.url }),
       resolve: async (name) => {
         const app = await store.find(await sitePackages(), name);
@@ -79,7 +94,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       },
     }),
     ops: {
-      store, venv, existingVenv: existing, signal: abort.signal,
+      store, venv, existingVenv: existing, signal: abort.signal, marker: `${marker}/tool`,
       spaces: () => hubSpaceSource(hubClient()),
       isBusy: (name) => ctx.apps.isBusy(name),
     },

@@ -11,6 +11,8 @@ import { daemonRoutes } from './routes/daemon.js';
 import { moveRoutes } from './routes/move.js';
 import { stateRoutes } from './routes/state.js';
 import { dashboardRoutes } from './dashboard-route.js';
+import { reapLeftovers } from './apps/running-record.js';
+import { killAll } from './apps/proc.js';
 import { sdkWsRoutes } from './sdk-ws/route.js';
 import { managedByRoutes } from './managed-by.js';
 
@@ -45,12 +47,18 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;
   });
   app.addHook('onReady', async () => {
+    // Before anything else: an app a killed daemon left running must not run beside ours.
+    await reapLeftovers(opts.appsDir, ctx.log);
+    await ctx.noteRunning(null);
     ctx.robotName = (await ctx.store.robotName()) ?? ctx.robotName;
     ctx.robot.start();
   });
   app.addHook('preClose', async () => {
     ctx.abort.abort();
     await ctx.apps.shutdown();
+    // Whatever this daemon spawned and is still there (pip, a stray child) goes with it.
+    killAll({ marker: ctx.marker });
+    await ctx.noteRunning(null);
   });
   app.addHook('onClose', async () => {
     ctx.robot.stop();

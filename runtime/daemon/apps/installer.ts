@@ -27,6 +27,8 @@ export interface InstallDeps {
   existingVenv: () => Promise<Venv | null>;
   spaces: () => SpaceSource;
   signal: AbortSignal;
+  /** This daemon's marker for the processes it spawns (proc.ts). */
+  marker?: string;
 }
 
 type Log = (line: string) => void;
@@ -44,7 +46,7 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const args = ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--target', partial, src];
   log(`Running command: ${venv.python} ${args.join(' ')}`);
   try {
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal });
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
     const missing = await missingDependencies(partial, venv.sitePackages);

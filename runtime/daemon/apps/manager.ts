@@ -3,6 +3,8 @@ import { Errors } from '../errors.js';
 import type { SimRobot } from '../sim/robot.js';
 import { AppProcess } from './process.js';
 import { toAppInfo, type InstalledApp } from './store.js';
+import { procInfo } from './proc.js';
+import type { RunningApp } from './running-record.js';
 
 // The app lifecycle of spec §3: one app at a time; starting → running →
 // done | error; stop = SIGINT, wait, SIGKILL the group, cancel the app's
@@ -15,6 +17,10 @@ export interface ManagerDeps {
   cwd: string;
   stopTimeoutMs: number;
   log: (line: string) => void;
+  /** Marker prefix of this daemon's apps (proc.ts). */
+  marker: string;
+  /** Durable note of the running app, null once it and its processes are gone. */
+  onRunning: (app: RunningApp | null) => void;
 }
 
 interface Current {
@@ -70,13 +76,19 @@ export class AppManager {
     this.logs.length = 0;
     this.log(`Starting app ${slot.info.name}`);
     const proc = new AppProcess(found.python, found.app.entry.module, {
-      env: this.deps.env(), cwd: this.deps.cwd,
+      env: this.deps.env(), cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,
       onLine: (_s, l) => this.log(l),
     });
     slot.proc = proc;
     const snapshot = this.status() as AppStatus;
-    if (proc.pid) slot.state = 'running';
-    void proc.exited.then(({ rc }) => this.onExit(slot, rc));
+    if (proc.pid) {
+      slot.state = 'running';
+      this.deps.onRunning({ name: slot.info.name, pid: proc.pid, pgid: proc.pid, start: procInfo(proc.pid)?.start ?? 0 });
+    }
+    void proc.exited.then(({ rc }) => {
+      this.onExit(slot, rc);
+      this.deps.onRunning(null);
+    });
     return snapshot;
   }
 

@@ -39,7 +39,7 @@ export async function remove(deps: OpsDeps, name: string, log: Log): Promise<voi
   } else {
     const args = ['-m', 'pip', 'uninstall', '-y', app.entry.dist];
     log(`Running command: ${venv.python} ${args.join(' ')}`);
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal });
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker });
   }
   log(`Successfully uninstalled '${name}'`);
 }

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { killAll, MARKER_VAR } from './proc.js';
 
 // One app process: `<python> -u -m <pkg>.main`, in its own process group
-// (detached) so that stopping it can kill everything it started. Keeps the
+// (detached) and carrying its own marker in its environment, so that stopping
+// it kills everything it started, even a child in a new session (proc.ts). Keeps the
 // last stderr lines for the crash message and reports every output line.
 
 export interface ExitInfo {
@@ -17,8 +19,12 @@ export class AppProcess {
   private readonly stderrRing: string[] = [];
   private done = false;
 
-  constructor(python: string, module: string, opts: { env: NodeJS.ProcessEnv; cwd: string; onLine: (stream: 'stdout' | 'stderr', line: string) => void }) {
-    this.child = spawn(python, ['-u', '-m', module], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  private readonly marker: string;
+
+  constructor(python: string, module: string, opts: { env: NodeJS.ProcessEnv; cwd: string; marker: string; onLine: (stream: 'stdout' | 'stderr', line: string) => void }) {
+    this.marker = opts.marker;
+    const env = { ...opts.env, [MARKER_VAR]: opts.marker };
+    this.child = spawn(python, ['-u', '-m', module], { cwd: opts.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.pipe('stdout', opts.onLine);
     this.pipe('stderr', opts.onLine);
     this.exited = new Promise((resolve) => {
@@ -56,15 +62,11 @@ export class AppProcess {
     if (this.child.pid && !this.done) this.child.kill('SIGINT');
   }
 
-  /** SIGKILL to the whole group: the app and anything it spawned. */
+  /** SIGKILL to the whole group, the app's process tree and every process with its marker. */
   killGroup(): void {
     const pid = this.child.pid;
     if (!pid) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    killAll({ pgid: pid, root: pid, marker: this.marker });
   }
 
   private pipe(stream: 'stdout' | 'stderr', onLine: (s: 'stdout' | 'stderr', l: string) => void): void {

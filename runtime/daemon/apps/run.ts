@@ -1,13 +1,19 @@
 import { spawn } from 'node:child_process';
+import { MARKER_VAR } from './proc.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
+// The command runs in its own process group carrying the daemon's marker, so
+// an abort (daemon exit) kills pip with its build subprocesses, and a daemon
+// killed with -9 has them reaped at its next start (proc.ts).
 
 export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   onLine?: (line: string) => void;
   signal?: AbortSignal;
+  /** The daemon instance's marker, put in the command's environment. */
+  marker?: string;
 }
 
 export class CommandError extends Error {
@@ -21,32 +27,47 @@ export function pipEnv(): NodeJS.ProcessEnv {
   return { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
 }
 
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try { process.kill(-pid, 'SIGKILL'); } catch { /* ESRCH: already gone */ }
+}
+
+function lineFeeder(emit: (l: string) => void): (stream: NodeJS.ReadableStream) => void {
+  return (stream) => {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (d: string) => {
+      buf += d;
+      const parts = buf.split(/\r?\n/);
+      buf = parts.pop() ?? '';
+      for (const l of parts) emit(l);
+    });
+    stream.on('end', () => { if (buf) emit(buf); });
+  };
+}
+
 export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? pipEnv(), stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal });
+    if (opts.signal?.aborted) return reject(new CommandError(`${cmd} not run: the daemon is stopping`, null, []));
+    const env = { ...(opts.env ?? pipEnv()), ...(opts.marker ? { [MARKER_VAR]: opts.marker } : {}) };
+    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const onAbort = (): void => killGroup(child.pid);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     const lines: string[] = [];
-    const feed = (stream: NodeJS.ReadableStream): void => {
-      let buf = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (d: string) => {
-        buf += d;
-        const parts = buf.split(/\r?\n/);
-        buf = parts.pop() ?? '';
-        for (const l of parts) emit(l);
-      });
-      stream.on('end', () => { if (buf) emit(buf); });
-    };
-    const emit = (l: string): void => {
+    const feed = lineFeeder((l) => {
       lines.push(l);
       if (lines.length > 400) lines.shift();
       opts.onLine?.(l);
-    };
+    });
     feed(child.stdout);
     feed(child.stderr);
     child.on('error', (err) => reject(new CommandError(`${cmd} could not run: ${err.message}`, null, [])));
-    child.on('close', (code) => {
+    child.on('close', (code, sig) => {
+      opts.signal?.removeEventListener('abort', onAbort);
+      // Build subprocesses pip left behind die with it.
+      killGroup(child.pid);
       if (code === 0) resolve(lines);
-      else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} exited with code ${code ?? 'null'}`, code, lines.slice(-10)));
+      else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} ${code !== null ? `exited with code ${code}` : `was killed by ${sig ?? 'a signal'}`}`, code, lines.slice(-10)));
     });
   });
 }

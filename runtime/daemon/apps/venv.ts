@@ -50,32 +50,32 @@ async function sitePackagesOf(dir: string): Promise<string> {
   return join(lib, py, 'site-packages');
 }
 
-async function installSdk(python: string, log: (l: string) => void): Promise<void> {
+async function installSdk(python: string, log: (l: string) => void, marker?: string): Promise<void> {
   if (!existsSync(join(sdkDir(), 'pyproject.toml'))) return;
   const stage = await stagingCopy(sdkDir(), 'sdk');
   try {
-    await runCommand(python, ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--force-reinstall', stage.dir], { onLine: log });
+    await runCommand(python, ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--force-reinstall', stage.dir], { onLine: log, marker });
   } finally {
     await stage.cleanup();
   }
 }
 
-async function buildTemplate(basePython: string, sdk: string, log: (l: string) => void): Promise<string> {
-  const [exe = basePython, version = ''] = await runCommand(basePython, ['-c', 'import sys; print(sys.executable); print(sys.version)']);
+async function buildTemplate(basePython: string, sdk: string, log: (l: string) => void, marker?: string): Promise<string> {
+  const [exe = basePython, version = ''] = await runCommand(basePython, ['-c', 'import sys; print(sys.executable); print(sys.version)'], { marker });
   const key = createHash('sha256').update(`${exe}\n${version}\n${sdk}`).digest('hex').slice(0, 16);
   const template = join(tmpdir(), `robotctl-apps-venv-${key}`);
   if (existsSync(join(template, MARKER))) return template;
   const building = `${template}.build-${process.pid}-${Date.now()}`;
   log(`Creating the apps virtual environment with ${basePython} -m venv`);
   try {
-    await runCommand(basePython, ['-m', 'venv', building]);
+    await runCommand(basePython, ['-m', 'venv', building], { marker });
   } catch (err) {
     await rm(building, { recursive: true, force: true });
     throw new Error(`${basePython} -m venv failed (is python3-venv installed?): ${(err as Error).message}`);
   }
   const python = join(building, 'bin', 'python');
-  await runCommand(python, ['-m', 'pip', 'install', '--no-index', await wheelFile()], { onLine: log });
-  await installSdk(python, log);
+  await runCommand(python, ['-m', 'pip', 'install', '--no-index', await wheelFile()], { onLine: log, marker });
+  await installSdk(python, log, marker);
   await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   // Another process may have won the race: then its template is as good as ours.
   await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
@@ -94,11 +94,11 @@ async function pruneTemplates(keep: string): Promise<void> {
   }
 }
 
-async function create(appsDir: string, basePython: string, log: (l: string) => void): Promise<Venv> {
+async function create(appsDir: string, basePython: string, log: (l: string) => void, marker?: string): Promise<Venv> {
   const dir = venvDir(appsDir);
   const sdk = await sdkHash();
   if (!existsSync(join(dir, MARKER))) {
-    const template = await buildTemplate(basePython, sdk, log);
+    const template = await buildTemplate(basePython, sdk, log, marker);
     await mkdir(appsDir, { recursive: true });
     const tmp = `${dir}.tmp-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
@@ -107,21 +107,21 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
     await rename(tmp, dir);
   }
   const python = join(dir, 'bin', 'python');
-  const marker = (await readJson(join(dir, MARKER))) as { sdk?: string } | null;
-  if (marker?.sdk !== sdk) {
+  const note = (await readJson(join(dir, MARKER))) as { sdk?: string } | null;
+  if (note?.sdk !== sdk) {
     log('Updating the app SDK in the apps virtual environment');
-    await installSdk(python, log);
-    await atomicWrite(join(dir, MARKER), JSON.stringify({ ...marker, sdk }));
+    await installSdk(python, log, marker);
+    await atomicWrite(join(dir, MARKER), JSON.stringify({ ...note, sdk }));
   }
   return { dir, python, sitePackages: await sitePackagesOf(dir) };
 }
 
 /** The apps venv, created on first use; concurrent callers share one creation. */
-export function ensureVenv(appsDir: string, basePython: string, log: (l: string) => void = () => {}): Promise<Venv> {
+export function ensureVenv(appsDir: string, basePython: string, log: (l: string) => void = () => {}, marker?: string): Promise<Venv> {
   const key = venvDir(appsDir);
   let p = pending.get(key);
   if (!p) {
-    p = create(appsDir, basePython, log).finally(() => pending.delete(key));
+    p = create(appsDir, basePython, log, marker).finally(() => pending.delete(key));
     pending.set(key, p);
   }
   return p;

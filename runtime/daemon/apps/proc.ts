@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// What /proc says about processes: a process is identified by its pid AND
+// its start time (pids are reused), and everything a daemon spawns carries
+// the daemon's marker in its environment, which a child keeps through
+// setsid, double forks and re-parenting to init. Linux only; elsewhere every
+// reader answers "unknown" and only process groups are used.
+
+export const MARKER_VAR = 'ROBOTCTL_DAEMON_INSTANCE';
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Clock ticks after boot (field 22 of /proc/<pid>/stat). */
+  start: number;
+  zombie: boolean;
+}
+
+export function procInfo(pid: number): ProcInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: Number(f[1]), pgid: Number(f[2]), start: Number(f[19]), zombie: f[0] === 'Z' };
+  } catch {
+    return null;
+  }
+}
+
+/** The process that was recorded (same pid, same start time) is still there and not a zombie. */
+export function sameProcessAlive(pid: number, start: number): boolean {
+  const p = procInfo(pid);
+  return p !== null && !p.zombie && p.start === start;
+}
+
+function allPids(): number[] {
+  try {
+    return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The process's environment has MARKER_VAR set to marker or to marker + '/…'. */
+function hasMarker(pid: number, marker: string): boolean {
+  const exact = `${MARKER_VAR}=${marker}`;
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((v) => v === exact || v.startsWith(`${exact}/`));
+  } catch {
+    return false;
+  }
+}
+
+/** Live processes that carry the marker, are in the group, or descend from root. */
+export function processesOf(opts: { marker?: string; pgid?: number; root?: number }): number[] {
+  const infos = allPids().map(procInfo).filter((p): p is ProcInfo => p !== null && !p.zombie && p.pid !== process.pid);
+  const out = new Set<number>();
+  for (const p of infos) {
+    if ((opts.pgid && p.pgid === opts.pgid) || (opts.marker && hasMarker(p.pid, opts.marker))) out.add(p.pid);
+  }
+  if (opts.root) {
+    const children = new Map<number, number[]>();
+    for (const p of infos) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+    const queue = [opts.root];
+    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+      for (const c of children.get(pid) ?? []) if (!out.has(c)) { out.add(c); queue.push(c); }
+    }
+  }
+  return [...out];
+}
+
+/** SIGKILL every process of the set until none is left (a dying parent may still fork). */
+export function killAll(opts: { marker?: string; pgid?: number; root?: number }): number {
+  let killed = 0;
+  for (let round = 0; round < 10; round++) {
+    if (opts.pgid) try { process.kill(-opts.pgid, 'SIGKILL'); } catch { /* ESRCH: group gone */ }
+    const left = processesOf(opts);
+    if (left.length === 0) break;
+    for (const pid of left) {
+      try { process.kill(pid, 'SIGKILL'); killed++; } catch { /* gone meanwhile */ }
+    }
+  }
+  return killed;
+}
