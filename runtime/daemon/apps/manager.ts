@@ -4,6 +4,7 @@ import type { SimRobot } from '../sim/robot.js';
 import { AppProcess } from './process.js';
 import { toAppInfo, type InstalledApp } from './store.js';
 import { procInfo } from './proc.js';
+import { LogRing } from './log-ring.js';
 import type { RunningApp } from './running-record.js';
 
 // The app lifecycle of spec §3: one app at a time; starting → running →
@@ -35,8 +36,8 @@ const BLOCKING: readonly AppState[] = ['starting', 'running', 'error', 'stopping
 
 export class AppManager {
   private current: Current | null = null;
-  /** Ring of the current app's output and lifecycle lines. */
-  readonly logs: string[] = [];
+  /** Ring of the current app's output and lifecycle lines, bounded in lines and bytes. */
+  readonly logs = new LogRing();
 
   constructor(private readonly deps: ManagerDeps) {}
 
@@ -57,7 +58,6 @@ export class AppManager {
 
   private log(line: string): void {
     this.logs.push(line);
-    if (this.logs.length > 500) this.logs.shift();
     this.deps.log(line);
   }
 
@@ -73,7 +73,7 @@ export class AppManager {
       throw Errors.unknownApp(name);
     }
     slot.info = toAppInfo(found.app);
-    this.logs.length = 0;
+    this.logs.clear();
     this.log(`Starting app ${slot.info.name}`);
     const proc = new AppProcess(found.python, found.app.entry.module, {
       env: this.deps.env(), cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,

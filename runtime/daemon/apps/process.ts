@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { killAll, MARKER_VAR } from './proc.js';
+import { splitLines } from './line-splitter.js';
 
 // One app process: `<python> -u -m <pkg>.main`, in its own process group
 // (detached) and carrying its own marker in its environment, so that stopping
@@ -72,21 +73,12 @@ export class AppProcess {
   private pipe(stream: 'stdout' | 'stderr', onLine: (s: 'stdout' | 'stderr', l: string) => void): void {
     const src = this.child[stream];
     if (!src) return;
-    let buf = '';
-    src.setEncoding('utf8');
-    const emit = (line: string): void => {
+    splitLines(src, (line) => {
       if (stream === 'stderr') {
         this.stderrRing.push(line);
         if (this.stderrRing.length > 100) this.stderrRing.shift();
       }
       onLine(stream, line);
-    };
-    src.on('data', (d: string) => {
-      buf += d;
-      const parts = buf.split(/\r?\n/);
-      buf = parts.pop() ?? '';
-      parts.forEach(emit);
     });
-    src.on('end', () => { if (buf) emit(buf); });
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { MARKER_VAR } from './proc.js';
+import { splitLines } from './line-splitter.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
@@ -32,20 +33,6 @@ function killGroup(pid: number | undefined): void {
   try { process.kill(-pid, 'SIGKILL'); } catch { /* ESRCH: already gone */ }
 }
 
-function lineFeeder(emit: (l: string) => void): (stream: NodeJS.ReadableStream) => void {
-  return (stream) => {
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (d: string) => {
-      buf += d;
-      const parts = buf.split(/\r?\n/);
-      buf = parts.pop() ?? '';
-      for (const l of parts) emit(l);
-    });
-    stream.on('end', () => { if (buf) emit(buf); });
-  };
-}
-
 export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): Promise<string[]> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new CommandError(`${cmd} not run: the daemon is stopping`, null, []));
@@ -54,13 +41,13 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     const onAbort = (): void => killGroup(child.pid);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const lines: string[] = [];
-    const feed = lineFeeder((l) => {
+    const emit = (l: string): void => {
       lines.push(l);
       if (lines.length > 400) lines.shift();
       opts.onLine?.(l);
-    });
-    feed(child.stdout);
-    feed(child.stderr);
+    };
+    splitLines(child.stdout, emit);
+    splitLines(child.stderr, emit);
     child.on('error', (err) => reject(new CommandError(`${cmd} could not run: ${err.message}`, null, [])));
     child.on('close', (code, sig) => {
       opts.signal?.removeEventListener('abort', onAbort);

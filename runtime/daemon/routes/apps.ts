@@ -9,6 +9,11 @@ import { appInfoSchema, seedInstallSchema, SOURCE_KINDS, startupAppSchema } from
 
 // Apps routes (spec §2): listing, install/remove/update jobs, lifecycle.
 
+const logsQuery = {
+  type: 'object',
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 }, since: { type: 'integer', minimum: 0 } },
+} as const;
+
 const nameParam = { type: 'object', properties: { app_name: { type: 'string' } }, required: ['app_name'] } as const;
 
 function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => void) => Promise<void>): { job_id: string } {
@@ -72,7 +77,9 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const s = ctx.apps.status();
     return s ?? reply.type('application/json').send('null');
   });
-  app.get('/api/apps/current-app-logs', async () => ({ logs: ctx.apps.logs }));
+  // Not in the real daemon: the dashboard's log view. Paged, so an app that floods cannot make one answer huge.
+  app.get<{ Querystring: { limit?: number; since?: number } }>('/api/apps/current-app-logs', { schema: { querystring: logsQuery } },
+    async (req) => ctx.apps.logs.page({ limit: req.query.limit ?? 200, ...(req.query.since !== undefined ? { since: req.query.since } : {}) }));
 
   app.get('/api/apps/startup-app', async () => ({ startup_app: await ctx.store.startupApp() }));
   app.put<{ Body: { startup_app?: string | null } }>('/api/apps/startup-app', { schema: { body: startupAppSchema } }, async (req) => {
