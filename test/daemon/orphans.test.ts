@@ -36,6 +36,10 @@ function processesRunning(needle: string): number[] {
   return out;
 }
 
+function pidsOf(m: RegExpExecArray): [number, number] {
+  return [Number(m[1]), Number(m[2])];
+}
+
 interface CliDaemon { child: ChildProcess; url: string; stderr: () => string; exited: Promise<number | null> }
 
 async function cliDaemon(t: Test, appsDir: string): Promise<CliDaemon> {
@@ -61,7 +65,7 @@ t.test('kill -9 of the daemon while an app runs: the next daemon stops it first,
   const c1 = createDaemonClient({ baseUrl: first.url, jobTimeoutMs: 120_000 });
   await c1.install({ name: 'orphan_app', source_kind: 'local', description: '', url: null, extra: { path } });
   await c1.startApp('orphan_app');
-  const [app, sessionChild] = (await until(() => /pids (\d+) (\d+)/.exec(first.stderr())?.slice(1), 10_000, 'app pids')).map(Number) as [number, number];
+  const [app, sessionChild] = pidsOf(await until(() => /pids (\d+) (\d+)/.exec(first.stderr()), 10_000, 'app pids'));
   await c1.close();
   first.child.kill('SIGKILL');
   await first.exited;
@@ -91,7 +95,7 @@ t.test('stop kills a child the app started in a new session', async (t) => {
   const path = makeApp(join(dir, 'src'), 'session_app', SESSION_BODY);
   await pair.client.install({ name: 'session_app', source_kind: 'local', description: '', url: null, extra: { path } });
   await pair.client.startApp('session_app');
-  const [app, child] = (await until(() => logs.map((l) => /^pids (\d+) (\d+)$/.exec(l)).find(Boolean)?.slice(1), 10_000, 'pids')).map(Number) as [number, number];
+  const [app, child] = pidsOf(await until(() => logs.map((l) => /^pids (\d+) (\d+)$/.exec(l)).find(Boolean), 10_000, 'pids'));
   t.ok(alive(child));
   await pair.client.stopCurrentApp();
   t.notOk(alive(app), 'app gone');
