@@ -36,7 +36,8 @@ function processesRunning(needle: string): number[] {
   return out;
 }
 
-function pidsOf(m: RegExpExecArray): [number, number] {
+function pidsOf(m: RegExpExecArray | null | undefined): [number, number] {
+  if (!m) throw new Error('no pids line');
   return [Number(m[1]), Number(m[2])];
 }
 
