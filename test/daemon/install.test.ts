@@ -61,7 +61,7 @@ t.test('install from a Space: job logs in order, listed with its sha, runs', asy
   t.match(job.logs[job.logs.length - 2], /^Successfully installed 'hello_space' in .*venv$/);
   t.equal(job.logs[job.logs.length - 1], "Job 'install' completed successfully");
   const [info] = await pair.client.listInstalled();
-  t.match(info, { name: 'hello_space', source_kind: 'installed', url: spaceUrl('demo/hello_space'), extra: { installed_from: 'hf_space', space_id: 'demo/hello_space' } });
+  t.match(info, { name: 'hello_space', source_kind: 'installed', url: spaceUrl('demo/hello_space'), extra: { installed_from: 'hf_space', space_id: 'demo/hello_space', space_url: `${hub.url}/spaces/demo/hello_space` } });
   t.equal(await runMarker('hello_space'), 'v1');
   t.same(await pair.client.checkUpdates(), [{ app_name: 'hello_space', space_id: 'demo/hello_space', installed_sha: info?.extra.installed_sha, latest_sha: info?.extra.installed_sha, update_available: false }]);
 });

@@ -8,7 +8,8 @@ export function hubSpaceSource(hub: HubClient): SpaceSource {
       const info = await hub.repoInfo('space', repoId, signal);
       if (!info) throw new Error(`Space '${repoId}' not found on ${hub.endpoint}`);
       const lastModified = typeof info.lastModified === 'string' ? info.lastModified : null;
-      return { id: info.id, sha: info.sha, private: info.private === true, files: info.siblings.map((s) => s.rfilename), lastModified };
+      return { id: info.id, sha: info.sha, private: info.private === true, files: info.siblings.map((s) => s.rfilename), lastModified,
+        url: `${hub.endpoint}/spaces/${info.id}` };
     },
     download: (repoId, path, sha, signal) => hub.downloadFile('space', repoId, path, sha, signal),
   };

@@ -108,7 +108,7 @@ export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Lo
     const v = await pipInstallVersion(deps, info.name, stage.dir, `${snap.sha.slice(0, 12)}-${Date.now()}`, log);
     const record: AppRecord = {
       info: { ...info, source_kind: 'hf_space', description: info.description ?? '', extra: info.extra ?? {} },
-      source_kind: 'hf_space', source: url, space_id: repoId, installed_sha: snap.sha,
+      source_kind: 'hf_space', source: url, space_id: repoId, installed_sha: snap.sha, space_url: snap.url,
       installed_at: new Date().toISOString(), version_dir: v.dir, entry_points: v.entries,
     };
     await activate(deps, v.venv, record, log);

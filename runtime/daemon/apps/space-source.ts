@@ -7,6 +7,8 @@ export interface SpaceSnapshot {
   private: boolean;
   files: string[];
   lastModified: string | null;
+  /** The Space's page on the hub it is downloaded from (an embedded hub, not always huggingface.co). */
+  url: string;
 }
 
 export interface SpaceSource {

@@ -26,6 +26,8 @@ export interface AppRecord {
   entry_points: string[];
   /** The app's own web UI (class attribute custom_app_url), for the dashboard's settings icon. */
   custom_app_url?: string | null;
+  /** Where the Space was really downloaded from (the daemon's hub), for the dashboard's source link. */
+  space_url?: string | null;
 }
 
 /** An installed app: its name, the entry point that runs it, its record if we installed it. */
@@ -128,6 +130,7 @@ export function toAppInfo(a: InstalledApp): AppInfo {
       installed_sha: r?.installed_sha ?? null,
       installed_at: r?.installed_at ?? null,
       custom_app_url: r?.custom_app_url ?? null,
+      space_url: r?.space_url ?? null,
       ...(r?.source_kind === 'local' ? { path: r.source } : {}),
     },
   };

@@ -13,7 +13,7 @@ export const installedApp = (name) => installed.find((a) => a.name === name);
 function sourceText(app) {
   if (app.source_kind === 'local' && app.extra && typeof app.extra.path === 'string') return `local: ${app.extra.path}`;
   // Where the daemon really downloaded it from (a simulated robot may install from an embedded hub).
-  if (app.extra && typeof app.extra.installed_from === 'string') return app.extra.installed_from;
+  if (app.extra && typeof app.extra.space_url === 'string') return app.extra.space_url;
   if (app.url) return app.url;
   return app.source_kind;
 }
