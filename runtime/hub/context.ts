@@ -1,13 +1,17 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { HubApiError } from './errors.js';
 import { stableId } from './ids.js';
 import type { HubStore } from './store.js';
 import type { HubUser } from './types.js';
 import type { Deliverer } from './deliveries.js';
+import type { GitRepos } from './git/git-repos.js';
 
 /** Everything a route needs, built once per hub. */
 export interface HubContext {
   store: HubStore;
+  /** The repositories' content: one bare git repo each. */
+  git: GitRepos;
   users: HubUser[];
   deliverer: Deliverer;
   jobCommand: string | null;
@@ -20,18 +24,35 @@ export function makeUsers(list: { name: string; token: string }[]): HubUser[] {
   return list.map((u) => ({ name: u.name, token: u.token, id: stableId('user', u.name) }));
 }
 
-function bearer(req: FastifyRequest): string | null {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m?.[1] ?? null;
+/** `Bearer <token>`, or git's `Basic base64(user:token)` (the password is the token, as on huggingface.co). */
+export function tokenOf(header: string | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (bearer) return bearer[1] ?? null;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!basic?.[1]) return null;
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : null;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Constant time in the token's content: equal-length digests compared with timingSafeEqual. */
+export function userByToken(users: HubUser[], token: string): HubUser | null {
+  const probe = digest(token);
+  let found: HubUser | null = null;
+  for (const u of users) if (timingSafeEqual(probe, digest(u.token)) && !found) found = u;
+  return found;
 }
 
 /** The caller, or null when no token was sent; an unknown token is a 401. */
 export function optionalUser(ctx: HubContext, req: FastifyRequest): HubUser | null {
-  const token = bearer(req);
+  const token = tokenOf(req.headers.authorization);
   if (token === null) return null;
-  const user = ctx.users.find((u) => u.token === token);
+  const user = userByToken(ctx.users, token);
   if (!user) throw new HubApiError('HUB_ERR_AUTH_INVALID', 'Invalid credentials in Authorization header');
   return user;
 }

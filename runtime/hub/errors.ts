@@ -7,6 +7,7 @@
 // HUB_ERR_AUTH_MISSING       401    no Authorization: Bearer header on a route that needs one
 // HUB_ERR_AUTH_INVALID       401    the token matches no user
 // HUB_ERR_FORBIDDEN          403    the user may not act on this namespace or repo
+// HUB_ERR_CROSS_SITE         403    a state-changing request a browser marks as coming from another site (Origin, Sec-Fetch-Site)
 // HUB_ERR_BAD_REQUEST        400    invalid body or parameter; the message says which
 // HUB_ERR_WEBHOOK_NOT_FOUND  404    unknown webhook id (or another user's)
 // HUB_ERR_REPO_NOT_FOUND     404    unknown repo, or private to someone else (X-Error-Code: RepoNotFound)
@@ -14,6 +15,7 @@
 // HUB_ERR_ENTRY_NOT_FOUND    404    unknown file in a revision (X-Error-Code: EntryNotFound)
 // HUB_ERR_DISCUSSION_NOT_FOUND 404  unknown discussion number
 // HUB_ERR_REPO_EXISTS        409    create of a repo that exists
+// HUB_ERR_CONFLICT           409    a change that conflicts (an existing branch or tag, a pull request with conflicts)
 // HUB_ERR_STALE_PARENT       412    a commit whose parent_commit is no longer the head of its branch
 // HUB_ERR_NOT_FOUND          404    no such route
 
@@ -21,6 +23,7 @@ export type HubErrorCode =
   | 'HUB_ERR_AUTH_MISSING'
   | 'HUB_ERR_AUTH_INVALID'
   | 'HUB_ERR_FORBIDDEN'
+  | 'HUB_ERR_CROSS_SITE'
   | 'HUB_ERR_BAD_REQUEST'
   | 'HUB_ERR_WEBHOOK_NOT_FOUND'
   | 'HUB_ERR_REPO_NOT_FOUND'
@@ -29,12 +32,14 @@ export type HubErrorCode =
   | 'HUB_ERR_DISCUSSION_NOT_FOUND'
   | 'HUB_ERR_REPO_EXISTS'
   | 'HUB_ERR_STALE_PARENT'
+  | 'HUB_ERR_CONFLICT'
   | 'HUB_ERR_NOT_FOUND';
 
 const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_AUTH_MISSING: 401,
   HUB_ERR_AUTH_INVALID: 401,
   HUB_ERR_FORBIDDEN: 403,
+  HUB_ERR_CROSS_SITE: 403,
   HUB_ERR_BAD_REQUEST: 400,
   HUB_ERR_WEBHOOK_NOT_FOUND: 404,
   HUB_ERR_REPO_NOT_FOUND: 404,
@@ -43,6 +48,7 @@ const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_DISCUSSION_NOT_FOUND: 404,
   HUB_ERR_REPO_EXISTS: 409,
   HUB_ERR_STALE_PARENT: 412,
+  HUB_ERR_CONFLICT: 409,
   HUB_ERR_NOT_FOUND: 404,
 };
 
@@ -63,6 +69,9 @@ export class HubApiError extends Error {
     this.clientCode = CLIENT_CODE[code] ?? null;
   }
 }
+
+/** The Hub's own words for a stale `parent_commit` (HTTP 412). */
+export const STALE_PARENT_MESSAGE = 'The branch was updated since you opened this page. Please refresh and try again.';
 
 export const badRequest = (message: string): HubApiError => new HubApiError('HUB_ERR_BAD_REQUEST', message);
 

@@ -33,13 +33,12 @@ export function eventDomain(scope: HubEvent['scope']): WebhookDomain {
 }
 
 export function repoSnapshot(repo: StoredRepo): HubEvent['repo'] {
-  const head = repo.commits[repo.commits.length - 1];
   return {
     type: repo.type,
     repoId: repo.repoId,
     objectId: repo.objectId,
     private: repo.private,
-    headSha: head ? head.oid : null,
+    headSha: repo.headSha,
     subdomain: repo.type === 'space' ? repo.repoId.toLowerCase().replace(/[^a-z0-9]+/g, '-') : null,
   };
 }

@@ -5,6 +5,11 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { repoRoutes } from './routes/repos.js';
 import { fileRoutes, COMMIT_BODY_LIMIT } from './routes/files.js';
 import { discussionRoutes } from './routes/discussions.js';
+import { treeRoutes } from './routes/tree.js';
+import { refRoutes } from './routes/refs.js';
+import { spaceRoutes } from './routes/spaces.js';
+import { gitBodyParsers, gitRoutes } from './routes/git.js';
+import { crossSiteReason } from '../../lib/cross-site.js';
 
 export interface HubStats {
   requests: number;
@@ -23,6 +28,8 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
     if (!READ_METHODS.has(req.method)) stats.writes++;
     const key = `${req.method} ${req.routeOptions.url ?? '(no route)'}`;
     stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
+    const crossSite = crossSiteReason(req.method, req.headers);
+    if (crossSite) throw new HubApiError('HUB_ERR_CROSS_SITE', `Cross-site request refused (${crossSite}): the embedded hub accepts changes only from its own pages and non-browser clients`);
   });
   fastify.setErrorHandler((err: FastifyError | HubApiError, _req, reply) => {
     const status = err instanceof HubApiError ? err.statusCode : (err.statusCode ?? 500);
@@ -48,6 +55,10 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
   repoRoutes(fastify, ctx);
   fileRoutes(fastify, ctx);
   discussionRoutes(fastify, ctx);
+  treeRoutes(fastify, ctx);
+  refRoutes(fastify, ctx);
+  spaceRoutes(fastify, ctx);
+  gitRoutes(fastify, ctx);
   return fastify;
 }
 
@@ -62,4 +73,14 @@ function parsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: COMMIT_BODY_LIMIT }, (_req, body, done) => {
     done(null, String(body));
   });
+  // get_paths_info posts a form (repeated `paths`).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(String(body))) {
+      const prev = out[k];
+      out[k] = prev === undefined ? v : ([] as string[]).concat(prev, v);
+    }
+    done(null, out);
+  });
+  gitBodyParsers(fastify);
 }

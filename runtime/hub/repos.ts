@@ -1,20 +1,26 @@
 import type { RepoType } from '../../lib/wire/hub.js';
-import { namespaceId, type HubContext } from './context.js';
+import type { HubContext } from './context.js';
 import { badRequest, HubApiError } from './errors.js';
-import { objectId, sha1 } from './ids.js';
-import { repoSnapshot, type HubEvent } from './events.js';
-import type { HubUser, StoredCommit, StoredRepo } from './types.js';
+import { objectId } from './ids.js';
+import { namespaceOf, repoEvent } from './repo-events.js';
+import { writeFirstCommit } from './commits.js';
 
-// Repositories as data: lookup with visibility rules, create, delete, commit,
-// and the events each of them raises.
+export { namespaceOf, repoEvent } from './repo-events.js';
+import type { HubUser, StoredRepo } from './types.js';
+
+// Repositories as records: names as the Hub accepts them, lookup with
+// visibility rules, create and delete. Their content lives in git (commits.ts).
 
 export const REPO_TYPES: readonly RepoType[] = ['model', 'dataset', 'space'];
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
 
-export type HubCommitOp =
-  | { op: 'add'; path: string; content: Buffer }
-  | { op: 'delete'; path: string }
-  | { op: 'deleteFolder'; path: string };
+/**
+ * The Hub's rule (huggingface_hub's validate_repo_id): letters, digits, `_`,
+ * `-`, `.`; at most 96; no `--` or `..`; not starting or ending with `-` or `.`.
+ * `__DUMMY_HUB_USER__` (the official test suite's user) is valid.
+ */
+export function validName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]{1,96}$/.test(name) && !/^[.-]|[.-]$/.test(name) && !name.includes('--') && !name.includes('..');
+}
 
 export function parseRepoType(value: unknown): RepoType {
   if (value === undefined || value === null) return 'model';
@@ -22,15 +28,11 @@ export function parseRepoType(value: unknown): RepoType {
   throw badRequest(`Invalid repo type ${JSON.stringify(value)}: use model, dataset or space`);
 }
 
-export function checkRepoId(repoId: string): void {
+export function checkRepoId(repoId: string, field = 'repo id'): void {
   const [owner, name, extra] = repoId.split('/');
-  if (!owner || !name || extra !== undefined || !NAME_RE.test(owner) || !NAME_RE.test(name)) {
-    throw badRequest(`Invalid repo id '${repoId}': expected owner/name with letters, digits, '.', '_' and '-'`);
+  if (!owner || !name || extra !== undefined || !validName(owner) || !validName(name)) {
+    throw badRequest(`Invalid ${field} '${repoId}': expected owner/name, each 1-96 letters, digits, '_', '-' or '.', not starting or ending with '-' or '.', without '--' or '..'`);
   }
-}
-
-export function namespaceOf(repoId: string): string {
-  return repoId.split('/')[0] ?? '';
 }
 
 function notFound(repoId: string): HubApiError {
@@ -47,6 +49,7 @@ export function canWrite(user: HubUser, repo: { repoId: string; creator: string 
 
 /** Private repos look missing to everyone but their owner (like the real hub). */
 export function readableRepo(ctx: HubContext, type: RepoType, repoId: string, user: HubUser | null): StoredRepo {
+  checkRepoId(repoId);
   const repo = findRepo(ctx, type, repoId);
   if (!repo || (repo.private && !(user && canWrite(user, repo)))) throw notFound(repoId);
   return repo;
@@ -58,21 +61,11 @@ export function writableRepo(ctx: HubContext, type: RepoType, repoId: string, us
   return repo;
 }
 
-export function headCommit(repo: StoredRepo): StoredCommit {
-  const head = repo.commits[repo.commits.length - 1];
-  if (!head) throw new Error(`repo ${repo.repoId} has no commit`);
-  return head;
-}
-
-export function resolveRevision(repo: StoredRepo, rev: string): StoredCommit {
-  if (rev === 'main' || rev === 'refs/heads/main' || rev === 'HEAD') return headCommit(repo);
-  const hit = rev.length >= 7 ? repo.commits.find((c) => c.oid.startsWith(rev)) : undefined;
-  if (!hit) throw new HubApiError('HUB_ERR_REVISION_NOT_FOUND', `Invalid rev id: ${rev}`);
-  return hit;
-}
-
-export function repoEvent(ctx: HubContext, repo: StoredRepo, scope: HubEvent['scope'], action: HubEvent['action'], extra: Partial<HubEvent> = {}): HubEvent {
-  return { id: objectId(), scope, action, repo: repoSnapshot(repo), ownerId: namespaceId(ctx, namespaceOf(repo.repoId)), ...extra };
+/** A branch, tag, ref or commit sha of the repo → its commit sha (404 RevisionNotFound otherwise). */
+export async function resolveRevision(ctx: HubContext, repo: StoredRepo, rev: string): Promise<string> {
+  const sha = await ctx.git.resolve(repo.type, repo.repoId, rev === 'HEAD' ? 'main' : rev);
+  if (!sha) throw new HubApiError('HUB_ERR_REVISION_NOT_FOUND', `Invalid rev id: ${rev}`);
+  return sha;
 }
 
 export async function createRepo(
@@ -87,15 +80,25 @@ export async function createRepo(
   const now = new Date().toISOString();
   const repo: StoredRepo = {
     objectId: objectId(), type, repoId, creator: user.name, private: opts.private,
-    sdk: type === 'space' ? (opts.sdk ?? 'gradio') : null, createdAt: now, lastModified: now, commits: [], discussions: [],
+    sdk: type === 'space' ? (opts.sdk ?? 'gradio') : null, createdAt: now, lastModified: now, headSha: null, discussions: [],
   };
-  const files: HubCommitOp[] = [{ op: 'add', path: '.gitattributes', content: Buffer.from('*.bin filter=lfs diff=lfs merge=lfs -text\n') }];
-  if (type === 'space') files.push({ op: 'add', path: 'README.md', content: Buffer.from(spaceReadme(repoId, repo.sdk ?? 'gradio')) });
-  await addCommit(ctx, user, repo, files, 'initial commit', '');
+  // Claimed before the first await, so two concurrent creates cannot both pass.
   ctx.store.data.repos.push(repo);
+  try {
+    await writeFirstCommit(ctx, user, repo, initialFiles(repo));
+  } catch (err) {
+    ctx.store.data.repos = ctx.store.data.repos.filter((r) => r !== repo);
+    throw err;
+  }
   await ctx.store.save();
   ctx.deliverer.emit(repoEvent(ctx, repo, 'repo', 'create'), repo.creator);
   return repo;
+}
+
+function initialFiles(repo: StoredRepo): Record<string, Buffer> {
+  const files: Record<string, Buffer> = { '.gitattributes': Buffer.from('*.bin filter=lfs diff=lfs merge=lfs -text\n') };
+  if (repo.type === 'space') files['README.md'] = Buffer.from(spaceReadme(repo.repoId, repo.sdk ?? 'gradio'));
+  return files;
 }
 
 function spaceReadme(repoId: string, sdk: string): string {
@@ -106,51 +109,7 @@ function spaceReadme(repoId: string, sdk: string): string {
 export async function deleteRepo(ctx: HubContext, user: HubUser, type: RepoType, repoId: string): Promise<void> {
   const repo = writableRepo(ctx, type, repoId, user);
   ctx.store.data.repos = ctx.store.data.repos.filter((r) => r !== repo);
+  await ctx.git.lock.run(`${type}/${repoId}`, () => ctx.git.remove(type, repoId));
   await ctx.store.save();
   ctx.deliverer.emit(repoEvent(ctx, repo, 'repo', 'delete'), repo.creator);
-}
-
-/** Apply operations on top of the head and append the new commit (no save, no event). */
-export async function addCommit(
-  ctx: HubContext, user: HubUser, repo: StoredRepo, ops: HubCommitOp[], summary: string, description: string,
-): Promise<StoredCommit> {
-  const parent = repo.commits[repo.commits.length - 1] ?? null;
-  const tree: Record<string, string> = { ...(parent?.tree ?? {}) };
-  for (const op of ops) {
-    checkPath(op.path);
-    if (op.op === 'add') tree[op.path] = await ctx.store.putBlob(op.content);
-    else if (op.op === 'delete') {
-      if (!(op.path in tree)) throw badRequest(`File to delete does not exist: ${op.path}`);
-      delete tree[op.path];
-    } else {
-      const prefix = op.path.replace(/\/+$/, '') + '/';
-      for (const p of Object.keys(tree)) if (p.startsWith(prefix)) delete tree[p];
-    }
-  }
-  const entries = Object.keys(tree).sort().map((p) => `${tree[p]} ${p}`).join('\n');
-  // Deterministic: same parent, tree, message and position give the same sha.
-  const oid = sha1(`${parent?.oid ?? ''}\n${repo.commits.length}\n${user.name}\n${summary}\n${description}\n${entries}`);
-  const commit: StoredCommit = { oid, parent: parent?.oid ?? null, summary, description, author: user.name, date: new Date().toISOString(), tree };
-  repo.commits.push(commit);
-  repo.lastModified = commit.date;
-  return commit;
-}
-
-function checkPath(path: string): void {
-  const parts = path.split('/');
-  if (path === '' || path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    throw badRequest(`Invalid path in repo: '${path}'`);
-  }
-}
-
-/** Commit to main, persist, and raise `repo.content` with updatedRefs. */
-export async function commitFiles(
-  ctx: HubContext, user: HubUser, repo: StoredRepo, ops: HubCommitOp[], summary: string, description: string,
-): Promise<StoredCommit> {
-  const oldSha = headCommit(repo).oid;
-  const commit = await addCommit(ctx, user, repo, ops, summary, description);
-  await ctx.store.save();
-  const updatedRefs = [{ ref: 'refs/heads/main', oldSha, newSha: commit.oid }];
-  ctx.deliverer.emit(repoEvent(ctx, repo, 'repo.content', 'update', { updatedRefs }), repo.creator);
-  return commit;
 }

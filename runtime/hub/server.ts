@@ -6,7 +6,10 @@ import { makeUsers, type HubContext } from './context.js';
 import { createHubServer, type HubStats } from './fastify-server.js';
 import { Deliverer } from './deliveries.js';
 import { HubStore } from './store.js';
-import { commitFiles, createRepo, findRepo, namespaceOf } from './repos.js';
+import { createRepo, findRepo, namespaceOf } from './repos.js';
+import { commitFiles } from './commits.js';
+import { GitRepos } from './git/git-repos.js';
+import { migrateV1 } from './git/migrate-v1.js';
 import type { DeliveryAttempt, HubData, HubUser, JobRun } from './types.js';
 
 export type { HubStats } from './fastify-server.js';
@@ -64,9 +67,11 @@ function hubVersion(): string {
 
 async function build(opts: HubOptions): Promise<Built> {
   const store = await HubStore.open(opts.dataDir ?? null);
+  const git = await GitRepos.open(opts.dataDir ?? null);
+  await migrateV1(store, git);
   const users: HubUser[] = makeUsers(opts.users && opts.users.length > 0 ? opts.users : [DEFAULT_HUB_USER]);
   const log = opts.log ?? (() => {});
-  const ctx = { store, users, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
+  const ctx = { store, git, users, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
   ctx.deliverer = new Deliverer({
     store, log, baseUrl: () => ctx.baseUrl, jobCommand: ctx.jobCommand,
     ownersOf: (repoId, creator) => new Set([namespaceOf(repoId), creator]),
@@ -79,6 +84,7 @@ async function build(opts: HubOptions): Promise<Built> {
   fastify.addHook('onClose', async () => {
     await ctx.deliverer.close();
     await store.save();
+    await git.close();
   });
   return { fastify, ctx, stats };
 }
@@ -113,14 +119,14 @@ export async function startHub(opts: HubOptions = {}): Promise<RunningHub> {
     data: () => ctx.store.data,
     createRepo: async (user, type, repoId, o = {}) => {
       const repo = await createRepo(ctx, userNamed(user), type, repoId, { private: o.private === true, sdk: o.sdk ?? null });
-      return { sha: repo.commits[repo.commits.length - 1]?.oid ?? '' };
+      return { sha: repo.headSha ?? '' };
     },
     commit: async (user, type, repoId, files, summary = 'Update files') => {
       const repo = findRepo(ctx, type, repoId);
       if (!repo) throw new Error(`no ${type} repo ${repoId}`);
       const ops = Object.entries(files).map(([path, c]) =>
         c === null ? { op: 'delete' as const, path } : { op: 'add' as const, path, content: Buffer.isBuffer(c) ? c : Buffer.from(c) });
-      const commit = await commitFiles(ctx, userNamed(user), repo, ops, summary, '');
+      const commit = await commitFiles(ctx, userNamed(user), repo, { ops, summary, description: '', ref: 'refs/heads/main', parentCommit: null });
       return { commitOid: commit.oid };
     },
   };

@@ -2,18 +2,16 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoalescingWriter } from './persist.js';
 import { atomicWrite, removeStaleTemps } from '../../lib/atomic-write.js';
-import { blobOid } from './ids.js';
 import { emptyData, HUB_DATA_VERSION, type HubData } from './types.js';
 
 const DATA_FILE = 'hub.json';
 
 /**
  * The hub's records, in memory, mirrored to `<dataDir>/hub.json` when a data
- * folder is given. File contents are blobs named by their git oid, written
- * before the record that points at them, so a kill never leaves a dangling one.
+ * folder is given. Repository content lives in bare git repos beside it
+ * (git/git-repos.ts); a repo's record is written after its git repo.
  */
 export class HubStore {
-  private readonly blobCache = new Map<string, Buffer>();
   private readonly writer: CoalescingWriter;
   private lastWritten: string | null = null;
 
@@ -23,9 +21,8 @@ export class HubStore {
 
   static async open(dir: string | null): Promise<HubStore> {
     if (!dir) return new HubStore(emptyData(), null);
-    await mkdir(join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     await removeStaleTemps(dir);
-    await removeStaleTemps(join(dir, 'blobs'));
     return new HubStore(await loadData(join(dir, DATA_FILE)), dir);
   }
 
@@ -38,21 +35,15 @@ export class HubStore {
     return this.dir ? this.writer.flush() : Promise.resolve();
   }
 
-  async putBlob(content: Buffer): Promise<string> {
-    const oid = blobOid(content);
-    if (this.blobCache.has(oid)) return oid;
-    if (this.dir) await atomicWrite(join(this.dir, 'blobs', oid), content);
-    this.blobCache.set(oid, content);
-    return oid;
+  /** A file of version-1 data (read once, to move it into git). */
+  async legacyBlob(oid: string): Promise<Buffer> {
+    if (!this.dir || !/^[0-9a-f]{40}$/.test(oid)) throw new Error(`blob ${oid} missing`);
+    return readFile(join(this.dir, 'blobs', oid));
   }
 
-  async getBlob(oid: string): Promise<Buffer> {
-    const hit = this.blobCache.get(oid);
-    if (hit) return hit;
-    if (!this.dir) throw new Error(`blob ${oid} missing`);
-    const content = await readFile(join(this.dir, 'blobs', oid));
-    this.blobCache.set(oid, content);
-    return content;
+  /** Where the bare git repos live (null: a temp folder). */
+  get gitDir(): string | null {
+    return this.dir;
   }
 
   private async writeNow(): Promise<void> {
@@ -73,6 +64,7 @@ async function loadData(file: string): Promise<HubData> {
     throw err;
   }
   const parsed = JSON.parse(text) as Partial<HubData>;
+  if ((parsed.format_version as number) === 1) return { ...emptyData(), ...parsed, format_version: HUB_DATA_VERSION } as HubData;
   if (parsed.format_version !== HUB_DATA_VERSION) {
     throw new Error(`${file}: unsupported format_version ${String(parsed.format_version)} (this robotctl reads ${HUB_DATA_VERSION})`);
   }

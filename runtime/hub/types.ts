@@ -4,7 +4,7 @@ import type { RepoType } from '../../lib/wire/hub.js';
 // The embedded hub's stored records. One file (hub.json) holds them all;
 // file contents live apart as content-addressed blobs.
 
-export const HUB_DATA_VERSION = 1;
+export const HUB_DATA_VERSION = 2;
 
 export interface HubUser {
   name: string;
@@ -27,14 +27,14 @@ export interface StoredWebhook {
   updatedAt: string;
 }
 
-export interface StoredCommit {
+/** Version 1 kept commits in hub.json; read once to move them into git. */
+export interface LegacyCommit {
   oid: string;
-  parent: string | null;
   summary: string;
   description: string;
   author: string;
   date: string;
-  /** path → blob oid */
+  /** path → blob oid (files under <data>/blobs) */
   tree: Record<string, string>;
 }
 
@@ -44,6 +44,9 @@ export interface StoredComment {
   content: string;
   hidden: boolean;
   createdAt: string;
+  /** Set by an edit. */
+  updatedAt?: string;
+  edited?: boolean;
 }
 
 export type DiscussionStatus = 'open' | 'closed' | 'merged' | 'draft';
@@ -57,6 +60,19 @@ export interface StoredDiscussion {
   status: DiscussionStatus;
   createdAt: string;
   comments: StoredComment[];
+  /** Status and title changes, commits and merges (comments are kept apart). */
+  changes?: StoredChange[];
+  /** Pull requests: the ref their commits go to, and the merge commit once merged. */
+  prRef?: string;
+  mergeCommitId?: string | null;
+}
+
+export interface StoredChange {
+  id: string;
+  type: 'status-change' | 'title-change' | 'commit';
+  author: string;
+  createdAt: string;
+  data: Record<string, unknown>;
 }
 
 export interface StoredRepo {
@@ -69,8 +85,10 @@ export interface StoredRepo {
   sdk: string | null;
   createdAt: string;
   lastModified: string;
-  /** Oldest first; the last one is the head of main. */
-  commits: StoredCommit[];
+  /** Head of main as last seen (the bare git repo is the truth); payloads carry it. */
+  headSha: string | null;
+  /** Only in version-1 data: moved into git on load. */
+  commits?: LegacyCommit[];
   discussions: StoredDiscussion[];
 }
 

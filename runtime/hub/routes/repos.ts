@@ -1,19 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parse as parseYaml } from 'yaml';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { namespaceId, optionalUser, requireUser, type HubContext } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, headerSafe, HubApiError } from '../errors.js';
 import { repoWebUrl } from '../events.js';
 import {
   checkRepoId, createRepo, deleteRepo, findRepo, parseRepoType, readableRepo, repoEvent,
   resolveRevision, writableRepo, REPO_TYPES, namespaceOf,
 } from '../repos.js';
-import type { StoredCommit, StoredRepo } from '../types.js';
+import { repoKey } from '../commits.js';
+import { repoInfoView } from '../repo-info.js';
 
 type RepoParams = { owner: string; name: string; rev?: string };
-type RepoRequest = FastifyRequest<{ Params: RepoParams }>;
+type RepoRequest = FastifyRequest<{ Params: RepoParams; Querystring: { blobs?: string } }>;
 
-function bodyOf(req: FastifyRequest): Record<string, unknown> {
+export function bodyOf(req: FastifyRequest): Record<string, unknown> {
   const b = req.body;
   if (b === undefined || b === null) return {};
   if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('Request body must be a JSON object');
@@ -35,9 +35,15 @@ export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     const type = parseRepoType(body.type);
     const repoId = repoIdFrom(body, user.name);
     const sdk = typeof body.sdk === 'string' ? body.sdk : null;
-    const repo = await createRepo(ctx, user, type, repoId, { private: body.private === true, sdk });
-    reply.code(200);
-    return { url: repoWebUrl(ctx.baseUrl, type, repo.repoId), name: repo.repoId, id: repo.objectId };
+    const url = repoWebUrl(ctx.baseUrl, type, repoId);
+    try {
+      const repo = await createRepo(ctx, user, type, repoId, { private: body.private === true, sdk });
+      return { url, name: repo.repoId, id: repo.objectId };
+    } catch (err) {
+      // create_repo(exist_ok=True) reads `url` from the 409 body.
+      if (!(err instanceof HubApiError) || err.statusCode !== 409) throw err;
+      return reply.code(409).header('x-error-message', headerSafe(err.message)).send({ error: err.message, url });
+    }
   });
 
   fastify.delete('/api/repos/delete', async (req) => {
@@ -53,10 +59,12 @@ export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     const type = parseRepoType(body.type);
     if (typeof body.fromRepo !== 'string' || typeof body.toRepo !== 'string') throw badRequest('`fromRepo` and `toRepo` are required');
     const repo = writableRepo(ctx, type, body.fromRepo, user);
-    checkRepoId(body.toRepo);
-    if (findRepo(ctx, type, body.toRepo)) throw badRequest(`Repository ${body.toRepo} already exists`);
-    const event = repoEvent(ctx, repo, 'repo', 'move', { movedTo: { name: body.toRepo, ownerId: namespaceId(ctx, namespaceOf(body.toRepo)) } });
-    repo.repoId = body.toRepo;
+    const to = body.toRepo;
+    checkRepoId(to, 'toRepo');
+    if (findRepo(ctx, type, to)) throw new HubApiError('HUB_ERR_CONFLICT', `Repository ${to} already exists`);
+    const event = repoEvent(ctx, repo, 'repo', 'move', { movedTo: { name: to, ownerId: namespaceId(ctx, namespaceOf(to)) } });
+    await ctx.git.lock.run(repoKey(repo), () => ctx.git.move(type, repo.repoId, to));
+    repo.repoId = to;
     await ctx.store.save();
     ctx.deliverer.emit(event, repo.creator);
     return {};
@@ -69,21 +77,11 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
   const base = `/api/${type}s/:owner/:name`;
   const info = async (req: RepoRequest) => {
     const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, optionalUser(ctx, req));
-    const commit = resolveRevision(repo, req.params.rev ?? 'main');
-    return repoInfoView(ctx, repo, commit);
+    const sha = await resolveRevision(ctx, repo, req.params.rev ?? 'main');
+    return repoInfoView(ctx, repo, sha, req.query.blobs === 'true' || req.query.blobs === '1');
   };
   fastify.get(base, info);
   fastify.get(`${base}/revision/:rev`, info);
-
-  fastify.get(`${base}/tree/:rev`, async (req: RepoRequest) => {
-    const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, optionalUser(ctx, req));
-    const commit = resolveRevision(repo, req.params.rev ?? 'main');
-    const out = [];
-    for (const [path, oid] of Object.entries(commit.tree)) {
-      out.push({ type: 'file', oid, size: (await ctx.store.getBlob(oid)).length, path });
-    }
-    return out;
-  });
 
   fastify.put(`${base}/settings`, async (req: RepoRequest) => {
     const user = requireUser(ctx, req);
@@ -98,39 +96,4 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
     ctx.deliverer.emit(repoEvent(ctx, repo, 'repo.config', 'update', { updatedConfig }), repo.creator);
     return {};
   });
-}
-
-async function repoInfoView(ctx: HubContext, repo: StoredRepo, commit: StoredCommit): Promise<Record<string, unknown>> {
-  const card = await cardData(ctx, commit);
-  const view: Record<string, unknown> = {
-    _id: repo.objectId, id: repo.repoId, author: namespaceOf(repo.repoId), sha: commit.oid,
-    private: repo.private, disabled: false, gated: false,
-    createdAt: repo.createdAt, lastModified: commit.date,
-    tags: Array.isArray(card?.tags) ? card.tags.filter((t): t is string => typeof t === 'string') : [],
-    siblings: Object.keys(commit.tree).sort().map((rfilename) => ({ rfilename })),
-    downloads: 0, likes: 0,
-  };
-  if (card) view.cardData = card;
-  if (repo.type === 'model') view.modelId = repo.repoId;
-  if (repo.type === 'space') {
-    view.sdk = typeof card?.sdk === 'string' ? card.sdk : repo.sdk;
-    view.subdomain = repo.repoId.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    view.runtime = { stage: 'RUNNING', hardware: { current: 'cpu-basic', requested: 'cpu-basic' } };
-  }
-  return view;
-}
-
-/** README.md front matter, the hub's "card data" (tags, sdk…). */
-async function cardData(ctx: HubContext, commit: StoredCommit): Promise<Record<string, unknown> | null> {
-  const oid = commit.tree['README.md'];
-  if (!oid) return null;
-  const text = (await ctx.store.getBlob(oid)).toString('utf8');
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!m?.[1]) return null;
-  try {
-    const parsed: unknown = parseYaml(m[1]);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,0 +1,40 @@
+import { parse as parseYaml } from 'yaml';
+import type { HubContext } from './context.js';
+import { namespaceOf } from './repo-events.js';
+import type { StoredRepo } from './types.js';
+
+/** repo_info's answer (ModelInfo / DatasetInfo / SpaceInfo): sha, siblings, lastModified, cardData. */
+export async function repoInfoView(ctx: HubContext, repo: StoredRepo, sha: string, blobs: boolean): Promise<Record<string, unknown>> {
+  const files = (await ctx.git.tree(repo.type, repo.repoId, sha)).filter((e) => e.type === 'file');
+  const commit = await ctx.git.commit(repo.type, repo.repoId, sha);
+  const readme = files.find((f) => f.path === 'README.md');
+  const card = readme ? cardData((await ctx.git.blob(repo.type, repo.repoId, readme.oid)).toString('utf8')) : null;
+  const view: Record<string, unknown> = {
+    _id: repo.objectId, id: repo.repoId, author: namespaceOf(repo.repoId), sha,
+    private: repo.private, disabled: false, gated: false,
+    createdAt: repo.createdAt, lastModified: commit.date,
+    tags: Array.isArray(card?.tags) ? card.tags.filter((t): t is string => typeof t === 'string') : [],
+    siblings: files.map((f) => (blobs ? { rfilename: f.path, size: f.size, blobId: f.oid } : { rfilename: f.path })),
+    downloads: 0, likes: 0,
+  };
+  if (card) view.cardData = card;
+  if (repo.type === 'model') view.modelId = repo.repoId;
+  if (repo.type === 'space') {
+    view.sdk = typeof card?.sdk === 'string' ? card.sdk : repo.sdk;
+    view.subdomain = repo.repoId.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    view.runtime = { stage: 'RUNNING', hardware: { current: 'cpu-basic', requested: 'cpu-basic' } };
+  }
+  return view;
+}
+
+/** README.md front matter, the hub's "card data" (tags, sdk…). */
+export function cardData(text: string): Record<string, unknown> | null {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!m?.[1]) return null;
+  try {
+    const parsed: unknown = parseYaml(m[1]);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
