@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { UserError, errorMessage } from '../../lib/errors.js';
+import { UsageError, UserError, errorMessage } from '../../lib/errors.js';
 import { packagePath } from '../../lib/paths.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from '../session/session.js';
@@ -18,14 +18,20 @@ import { Teardown } from '../up/teardown.js';
 import { waitForStop } from '../up/signals.js';
 import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
 import { statePath } from '../../state/file.js';
+import { lockUpData } from '../up/session-lock.js';
+import { sessionToken } from '../up/token.js';
 
-interface Options { file?: string; data?: string; interval: string }
+interface Options { file?: string; data?: string; interval: string; hubPort: string }
+
+/** The hub's fixed port, so HF_ENDPOINT and git remotes stay valid across restarts. */
+export const UP_HUB_PORT = 7870;
 
 const USER = 'demo';
 
 const HELP_AFTER = `
 Runs the whole GitOps loop on this machine, with no network and no account:
-  1. the embedded hub (user ${USER}, a token made for this session and kept in <data>/hub-token, 0600);
+  1. the embedded hub on http://127.0.0.1:${UP_HUB_PORT} (--hub-port), user ${USER}, its token kept in <data>/hub-token (0600)
+     and reused by the next up, so HF_ENDPOINT, HF_TOKEN and git remotes stay valid;
   2. a simulated robot daemon for every robot of the file whose url is on this machine, on its port;
   3. the example apps the file names (Space ${USER}/<app>, folder examples/apps/<app>) published to the hub;
   4. the agent: webhooks created, apps installed, active apps started, receiver and fleet page served.
@@ -36,6 +42,7 @@ apply, status and agent on the same file read that file (exported variables win)
 the same state (.robotctl/state.json beside the file), so \`robotctl plan -f <file>\` in another
 terminal sees what up did.
 Data (hub, robots' apps) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
+One up per data folder: a second one refuses to start and changes nothing.
 Ctrl-C stops everything and leaves no process behind.
 `;
 
@@ -45,11 +52,13 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('-f, --file <file>', 'the robot.yaml (default: examples/fleet.yaml)')
     .option('--data <dir>', 'where the hub, the robots and the state keep their data (default: .robotctl/up/ beside the file)')
     .option('--interval <duration>', 'drift check interval', '60s')
+    .option('--hub-port <port>', 'port of the embedded hub (0 = any free port)', String(UP_HUB_PORT))
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const out = (line: string): void => io.out(`${line}\n`);
   const prep = await prepare(o, io, out);
+  const unlock = prep.unlock;
   const stop = waitForStop();
   let stopped = false;
   void stop.promise.then(() => { stopped = true; });
@@ -71,6 +80,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const again = waitForStop();
     void again.promise.then(() => { out('aborting the action in flight'); void running.agent?.stop(true); });
     await teardown.run();
+    unlock();
     again.cancel();
     out('stopped');
   }
@@ -82,16 +92,29 @@ interface Prepared {
   data: string;
   secret: string;
   intervalMs: number;
+  hubPort: number;
+  /** Releases the data folder's lock. */
+  unlock: () => void;
 }
 
 async function prepare(o: Options, io: Io, out: (line: string) => void): Promise<Prepared> {
   const file = o.file ?? defaultFile(io.cwd);
   const intervalMs = parseDuration(o.interval, '--interval');
-  const secret = io.env.WEBHOOK_SECRET || await keptSecret(resolve(io.cwd, file), out);
-  const config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } });
-  const data = o.data ? resolve(io.cwd, o.data) : join(dirname(config.file), '.robotctl', 'up');
+  const hubPort = Number(o.hubPort);
+  if (!Number.isInteger(hubPort) || hubPort < 0 || hubPort > 65535) throw new UsageError(`--hub-port must be 0..65535, got '${o.hubPort}'`);
+  // The lock comes before anything is written: the kept secret, the token, the hub's data.
+  const data = o.data ? resolve(io.cwd, o.data) : join(dirname(resolve(io.cwd, file)), '.robotctl', 'up');
   mkdirSync(data, { recursive: true, mode: 0o700 });
-  return { file, config, data, secret, intervalMs };
+  const unlock = lockUpData(data);
+  const secret = io.env.WEBHOOK_SECRET || await keptSecret(resolve(io.cwd, file), out).catch((err: unknown) => { unlock(); throw err; });
+  let config: Config;
+  try {
+    config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  return { file, config, data, secret, intervalMs, hubPort, unlock };
 }
 
 interface Up {
@@ -101,11 +124,10 @@ interface Up {
 
 /** Hub, robots, published apps, agent; each registered for teardown as soon as it runs. Null when stopped meanwhile. */
 async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: string) => void, stopped: () => boolean): Promise<Up | null> {
-  const token = `hf_${randomBytes(20).toString('hex')}`;
-  const hub = await startEmbeddedHub(p.data, token);
-  teardown.add(() => hub.close());
   const tokenFile = join(p.data, 'hub-token');
-  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const token = sessionToken(tokenFile);
+  const hub = await startEmbeddedHub(p.data, token, p.hubPort);
+  teardown.add(() => hub.close());
   const envFile = configEnvPath(p.config.file);
   await updateConfigEnv(envFile, { HF_ENDPOINT: hub.url, HF_TOKEN: token });
   teardown.add(() => updateConfigEnv(envFile, { HF_ENDPOINT: null, HF_TOKEN: null }));
@@ -151,14 +173,15 @@ function defaultFile(cwd: string): string {
   return existsSync(local) ? local : packagePath('examples', 'fleet.yaml');
 }
 
-async function startEmbeddedHub(data: string, token: string): Promise<RunningHub> {
+async function startEmbeddedHub(data: string, token: string, port: number): Promise<RunningHub> {
   const log = createWriteStream(join(data, 'hub.log'), { flags: 'a', mode: 0o600 });
   try {
-    const hub = await startHub({ port: 0, dataDir: join(data, 'hub'), users: [{ name: USER, token }], log: (line) => { log.write(`${line}\n`); } });
+    const hub = await startHub({ port, dataDir: join(data, 'hub'), users: [{ name: USER, token }], log: (line) => { log.write(`${line}\n`); } });
     const close = hub.close;
     return { ...hub, close: async () => { await close(); log.end(); } };
   } catch (err) {
     log.end();
-    throw new UserError(`cannot start the embedded hub with data in ${join(data, 'hub')}: ${errorMessage(err)}`);
+    const busy = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ` (port ${port} is taken: pass --hub-port)` : '';
+    throw new UserError(`cannot start the embedded hub with data in ${join(data, 'hub')}: ${errorMessage(err)}${busy}`);
   }
 }

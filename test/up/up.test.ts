@@ -77,7 +77,7 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
   delete env.WEBHOOK_SECRET;
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;
-  const child = spawn(process.execPath, [bin, 'up', '-f', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'up', '-f', file, '--hub-port', '0'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -151,7 +151,7 @@ t.test('a robot port in use is a clear error naming the robot and the port', asy
   t.teardown(() => new Promise<void>((resolve) => busy.close(() => resolve())));
   const lab = (busy.address() as { port: number }).port;
   const file = fleetFile(dir, { receiver: await freePort(), desk: await freePort(), lab });
-  const res = await runInProcess(['up', '-f', file, '--data', join(dir, 'data')], { env: { PATH: process.env.PATH ?? '' } });
+  const res = await runInProcess(['up', '-f', file, '--data', join(dir, 'data'), '--hub-port', '0'], { env: { PATH: process.env.PATH ?? '' } });
   t.equal(res.code, 1);
   t.match(res.stderr, new RegExp(`cannot start robot lab-1: port ${lab} .*already in use`));
   t.notMatch(res.stderr, /at .*\.ts:\d+/, 'no stack trace');

@@ -19,7 +19,8 @@ function fileOp(key: unknown, v: Record<string, unknown>, n: number): HubCommitO
       return { op: 'add', path, content: Buffer.from(v.content, 'base64') };
     }
     case 'deletedFile': return { op: 'delete', path };
-    case 'deletedFolder': return { op: 'deleteFolder', path };
+    // huggingface_hub sends a folder as `path/`.
+    case 'deletedFolder': return { op: 'deleteFolder', path: path.replace(/\/+$/, '') };
     case 'lfsFile': throw badRequest(`LFS files are not supported by the embedded hub (${path}): upload it as a regular file`);
     default: throw badRequest(`Unsupported key ${JSON.stringify(key)} on commit line ${n}`);
   }

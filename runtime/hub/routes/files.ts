@@ -3,7 +3,8 @@ import type { RepoType } from '../../../lib/wire/hub.js';
 import { optionalUser, requireUser, type HubContext } from '../context.js';
 import { badRequest, HubApiError } from '../errors.js';
 import { repoWebUrl } from '../events.js';
-import { readableRepo, resolveRevision, writableRepo, REPO_TYPES } from '../repos.js';
+import { canWrite, readableRepo, resolveRevision, writableRepo, REPO_TYPES } from '../repos.js';
+import type { HubUser, StoredRepo } from '../types.js';
 import { checkPath, commitFiles } from '../commits.js';
 import { notePullRequestCommits, openPullRequest } from '../pull-requests.js';
 import { parseCommitBody } from './commit-body.js';
@@ -20,6 +21,14 @@ export const COMMIT_BODY_LIMIT = 100 * 1024 * 1024;
 /** A commit's target: a branch name or a full ref (refs/pr/N). */
 export function refOf(rev: string): string {
   return rev.startsWith('refs/') ? rev : `refs/heads/${rev}`;
+}
+
+/** Writers commit anywhere; any reader may open a pull request and commit to their own. */
+function mayCommit(user: HubUser, repo: StoredRepo, ref: string | null): void {
+  if (canWrite(user, repo) || ref === null) return;
+  const pr = repo.discussions.find((d) => d.prRef === ref);
+  if (pr && pr.author === user.name) return;
+  throw new HubApiError('HUB_ERR_FORBIDDEN', `You don't have the rights to write to ${repo.repoId}`);
 }
 
 export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
@@ -39,9 +48,10 @@ export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
 
     fastify.post(`${base}/commit/:rev`, { bodyLimit: COMMIT_BODY_LIMIT }, async (req: CommitReq) => {
       const user = requireUser(ctx, req);
-      const repo = writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
+      const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
       const parsed = parseCommitBody(req.body);
       const createPr = req.query.create_pr === '1' || req.query.create_pr === 'true';
+      mayCommit(user, repo, createPr ? null : refOf(req.params.rev));
       const pr = createPr ? await openPullRequest(ctx, user, repo, { title: parsed.summary, description: parsed.description, base: refOf(req.params.rev) }) : null;
       const ref = pr?.prRef ?? refOf(req.params.rev);
       const commit = await commitFiles(ctx, user, repo, { ...parsed, ref, parentCommit: pr ? null : parsed.parentCommit });
