@@ -11,7 +11,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .argument('<name>', 'app name: a Python package name (underscores, no dashes)')
     .argument('<dest>', 'existing folder the app folder is created in')
     .option('--template <template>', 'default (settings page + head/antenna loop) or conversation', 'default')
-    .option('--publish', 'publish the new app as a Space right after creating it')
+    .option('--publish', 'publish the new app as a Space right after creating it, and make the folder a git clone of it (origin)')
     .option('--private', 'with --publish: make the Space private')
     .option('--token <token>', 'with --publish: Hub token (default: HF_TOKEN or `robotctl auth login`)')
     .action(async (name: string, dest: string, opts: { template: string; publish?: boolean; private?: boolean; token?: string }) => {
@@ -19,7 +19,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       const base = createApp({ name, dest, template: opts.template }, io);
       if (opts.publish) {
         const { publishApp } = await import('../app/publish.js');
-        await publishApp({ path: base, token: opts.token, private: Boolean(opts.private), check: true }, io);
+        const url = await publishApp({ path: base, token: opts.token, private: Boolean(opts.private), check: true }, io);
+        await (await import('../app/publish-remote.js')).setSpaceRemote(base, url, opts.token, io);
       }
     });
 

@@ -103,6 +103,7 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
   const hubPort = Number(o.hubPort);
   if (!Number.isInteger(hubPort) || hubPort < 0 || hubPort > 65535) throw new UsageError(`--hub-port must be 0..65535, got '${o.hubPort}'`);
   // The lock comes before anything is written: the kept secret, the token, the hub's data.
+  if (!existsSync(resolve(io.cwd, file))) loadOrExit(file, io); // reports the missing file, creates nothing
   const data = o.data ? resolve(io.cwd, o.data) : join(dirname(resolve(io.cwd, file)), '.robotctl', 'up');
   mkdirSync(data, { recursive: true, mode: 0o700 });
   const unlock = lockUpData(data);

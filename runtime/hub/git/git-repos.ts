@@ -141,12 +141,13 @@ export class GitRepos {
   async casRef(type: RepoType, repoId: string, ref: string, next: string, expected: string): Promise<boolean> {
     try {
       await runGit({ cwd: this.dir(type, repoId), args: ['update-ref', '--no-deref', ref, next, expected] });
+      // Keep the cached refs (no re-read on the next commit); pushes invalidate them.
+      this.refCache.get(`${type}/${repoId}`)?.set(ref, next);
       return true;
     } catch (err) {
+      this.invalidate(type, repoId);
       if (err instanceof GitError) return false;
       throw err;
-    } finally {
-      this.invalidate(type, repoId);
     }
   }
 
