@@ -33,7 +33,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--token <token>', 'The token of the --user at the same position', collect, [])
     .option('--job-command <cmd>', 'Shell command run for job webhooks, with WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_SECRET')
     .option('--quiet-deliveries', 'Do not log deliveries and job runs to stderr')
-    .addHelpText('after', `\nWithout --user, one user '${DEFAULT_HUB_USER.name}' exists with the token '${DEFAULT_HUB_USER.token}'.\nThe data folder holds webhook secrets in clear (the hub returns them to their owner): it is written 0600.\nEmulator-only route: GET /api/settings/webhooks/{id}/activity (delivery attempts and job runs).\n`);
+    .addHelpText('after', `\nWithout --user, one user '${DEFAULT_HUB_USER.name}' exists with the token '${DEFAULT_HUB_USER.token}'.\nThe data folder holds webhook secrets in clear (the hub returns them to their owner): it is written 0600.\nEmulator-only route: GET /api/settings/webhooks/{id}/activity (delivery attempts and job runs).\nRepositories are bare git repos (in --data/repos): git clone/fetch/push http://HOST:PORT/spaces/<owner>/<name>\n(models at /<owner>/<name>, datasets at /datasets/…), with the token as the password; needs git.\n`);
   let code = 0;
   cmd.action(async (o: HubCliOpts) => {
     const port = Number(o.port);
