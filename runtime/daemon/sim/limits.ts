@@ -11,6 +11,8 @@ export const LIMITS = {
   bodyYaw: 160 * DEG,
   headBodyYaw: 65 * DEG,
   antenna: Math.PI,
+  /** Head translation, metres per axis: the Stewart platform reaches a few cm (not documented; a conservative bound). */
+  headTranslation: 0.05,
 } as const;
 
 export interface Target {
@@ -49,8 +51,22 @@ export function clampTarget(t: Target, headYawHint?: number): Clamped {
     if (!out.includes('head.yaw')) out.push('head.yaw');
     yaw = bodyYaw + Math.sign(rel) * LIMITS.headBodyYaw;
   }
+  const [x, y, z] = (['x', 'y', 'z'] as const).map((k) => clampTo(p[k], -LIMITS.headTranslation, LIMITS.headTranslation, `head.${k}`, out));
+  if (!isRigid(t.head)) out.push('head.matrix');
   const antennas = t.antennas.map((a, i) => clampTo(a, -LIMITS.antenna, LIMITS.antenna, `antennas[${i}]`, out)) as [number, number];
   const headChanged = out.some((n) => n.startsWith('head.'));
-  const head = headChanged ? fromXyzRpy({ ...p, roll, pitch, yaw }) : t.head;
+  const head = headChanged ? fromXyzRpy({ x: x ?? 0, y: y ?? 0, z: z ?? 0, roll, pitch, yaw }) : t.head;
   return { target: { head, antennas, bodyYaw }, clamped: out };
+}
+
+/** A rotation (orthonormal rows) plus a translation, last row 0 0 0 1: anything else is rebuilt from its angles. */
+function isRigid(m: Mat4): boolean {
+  if (m.some((v) => !Number.isFinite(v)) || Math.abs((m[15] ?? 0) - 1) > 1e-6 || [12, 13, 14].some((i) => Math.abs(m[i] ?? 0) > 1e-6)) return false;
+  for (let a = 0; a < 3; a++) {
+    for (let b = 0; b < 3; b++) {
+      const dot = [0, 1, 2].reduce((acc, k) => acc + (m[a * 4 + k] ?? 0) * (m[b * 4 + k] ?? 0), 0);
+      if (Math.abs(dot - (a === b ? 1 : 0)) > 1e-3) return false;
+    }
+  }
+  return true;
 }
