@@ -1,6 +1,8 @@
-import { parseDocument } from 'yaml';
 import type { Document, Scalar } from 'yaml';
-import { eachValueScalar, type Finding } from './yaml-doc.js';
+import { eachValueScalar, type Finding, type Segment } from './yaml-doc.js';
+import { yamlLib } from './yaml-lib.js';
+import { BAIL, resolvePlain, type Bail } from './fast-yaml-scalar.js';
+import type { Dollar } from './fast-yaml-flow.js';
 
 // ${VAR} substitution in scalar values (never in keys), done on the parsed
 // document before validation so the schema checks the substituted result.
@@ -43,28 +45,56 @@ export function substitute(text: string, env: NodeJS.ProcessEnv): Substitution {
   return { value, missing, invalid, unterminated, replaced };
 }
 
+function problems(s: Substitution, path: Segment[]): Finding[] {
+  const found: Finding[] = s.missing.map((name) => ({ path, message: `environment variable ${name} is not set` }));
+  for (const name of s.invalid) {
+    found.push({ path, message: `'\${${name}}' is not a variable reference: write \${NAME} (letters, digits, _), or $\${…} for a literal` });
+  }
+  if (s.unterminated) found.push({ path, message: "'${' has no closing '}': write $${ for a literal ${" });
+  return found;
+}
+
 /** Substitute in place in every value scalar; returns the problems found. */
 export function substituteDocument(doc: Document, env: NodeJS.ProcessEnv): Finding[] {
   const findings: Finding[] = [];
   eachValueScalar(doc.contents, [], (scalar, path) => {
     if (typeof scalar.value !== 'string' || !scalar.value.includes('$')) return;
     const s = substitute(scalar.value, env);
-    for (const name of s.missing) findings.push({ path, message: `environment variable ${name} is not set` });
-    for (const name of s.invalid) {
-      findings.push({ path, message: `'\${${name}}' is not a variable reference: write \${NAME} (letters, digits, _), or $\${…} for a literal` });
-    }
-    if (s.unterminated) findings.push({ path, message: "'${' has no closing '}': write $${ for a literal ${" });
-    if (s.missing.length || s.invalid.length || s.unterminated) return;
-    scalar.value = s.replaced && scalar.type === 'PLAIN' ? retype(s.value) : s.value;
+    const found = problems(s, path);
+    findings.push(...found);
+    if (found.length === 0) scalar.value = s.replaced && scalar.type === 'PLAIN' ? retype(s.value) : s.value;
   });
   return findings;
+}
+
+/** The same on the fast reader's data; BAIL when a value's new type is not certain without YAML. */
+export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv): Finding[] | Bail {
+  const findings: Finding[] = [];
+  for (const d of dollars) {
+    const s = substitute(String((d.parent as Record<string | number, unknown>)[d.key]), env);
+    const found = problems(s, d.path);
+    findings.push(...found);
+    if (found.length) continue;
+    const value = s.replaced && d.plain ? plainRetype(s.value) : s.value;
+    if (value === BAIL) return BAIL;
+    (d.parent as Record<string | number, unknown>)[d.key] = value;
+  }
+  return findings;
+}
+
+// retype() below without YAML, for the texts whose reading is certain.
+function plainRetype(text: string): Scalar['value'] | Bail {
+  if (text.trim() === '') return text;
+  if (text !== text.trim() || /[\n\t#]/.test(text)) return BAIL;
+  const v = resolvePlain(text);
+  return v === BAIL || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null ? v : BAIL;
 }
 
 // An unquoted `port: ${PORT}` means the number, as if the text had been
 // substituted before parsing; quoted scalars stay strings.
 function retype(text: string): Scalar['value'] {
   if (text.trim() === '') return text;
-  const doc = parseDocument(text);
+  const doc = yamlLib().parseDocument(text);
   if (doc.errors.length || doc.warnings.length) return text;
   const v: unknown = doc.toJS();
   return typeof v === 'number' || typeof v === 'boolean' || v === null ? v : text;

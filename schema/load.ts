@@ -1,11 +1,9 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { Config, Diagnostic } from './types.js';
-import { formatPath, parseYaml, type Finding, type Located } from './yaml-doc.js';
+import type { Located } from './yaml-doc.js';
 import { Locator } from './yaml-locate.js';
 import { checkText, readConfigFile, type ReadResult } from './read-config.js';
-import { substituteDocument } from './env.js';
-import { schemaFindings } from './validate-schema.js';
-import { ruleFindings } from './rules.js';
+import { fastRead, positionRead } from './read-paths.js';
 import { buildConfig } from './build-config.js';
 import { record } from './rules-util.js';
 
@@ -47,38 +45,18 @@ function readError(err: unknown): string {
 }
 
 function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessEnv): LoadResult {
-  const parsed = parseYaml(text);
-  if (parsed.problems.length) return fail(label, parsed.problems);
-  if (parsed.doc.contents === null) {
-    return fail(label, [{ line: 1, column: 1, path: '', message: 'the file is empty: a robot.yaml starts with `version: 1`' }]);
-  }
-  const envFindings = substituteDocument(parsed.doc, env);
-  let data: unknown;
-  try {
-    data = parsed.doc.toJS({ maxAliasCount: 100 });
-  } catch (err) {
-    return fail(label, [{ line: 1, column: 1, path: '', message: `invalid YAML: ${err instanceof Error ? err.message : String(err)}` }]);
-  }
-  const findings = withoutShadowed([envFindings, ruleFindings(data, env), schemaFindings(data)]);
-  if (findings.length) {
-    const locator = new Locator(parsed);
-    return fail(label, findings.map((f) => locator.locate(f)));
-  }
-  const root = record(data) ?? {};
-  return { ok: true, config: buildConfig(root, abs, dirname(abs), env), diagnostics: [] };
+  const fast = fastRead(text, env);
+  if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env);
+  // A problem, or YAML the fast reader is not sure of: read again keeping positions.
+  const read = positionRead(text, env);
+  if ('problems' in read) return fail(label, read.problems);
+  if (read.findings.length === 0) return loaded(read.data, abs, env);
+  const locator = new Locator(read.parsed);
+  return fail(label, read.findings.map((f) => locator.locate(f)));
 }
 
-// Findings come in tiers, most specific first; a later tier's complaint about
-// a value already reported (a missing ${VAR}, a bad watched item) is noise.
-function withoutShadowed(tiers: Finding[][]): Finding[] {
-  const seen = new Set<string>();
-  const out: Finding[] = [];
-  for (const tier of tiers) {
-    const kept = tier.filter((f) => f.at === 'key' || !seen.has(formatPath(f.path)));
-    for (const f of kept) if (f.at !== 'key') seen.add(formatPath(f.path));
-    out.push(...kept);
-  }
-  return out;
+function loaded(data: unknown, abs: string, env: NodeJS.ProcessEnv): LoadResult {
+  return { ok: true, config: buildConfig(record(data) ?? {}, abs, dirname(abs), env), diagnostics: [] };
 }
 
 function fail(file: string, located: Located[]): LoadResult {

@@ -1,0 +1,63 @@
+// Scalars for the fast reader (fast-yaml.ts): quoted strings and plain
+// scalars resolved exactly as yaml's core schema does. Anything this file is
+// not sure about is `BAIL`, and the file goes to the full YAML parser.
+
+export const BAIL = Symbol('bail');
+export type Bail = typeof BAIL;
+export type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
+
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INT = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+// Core-schema forms left to the full parser: octal, hex, .inf and .nan.
+const RARE = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$)/;
+// Characters that start something else than a plain scalar, or may.
+const INDICATOR = /^(?:[&*!|>%@`'"#,[\]{}]|[-?:](?:\s|$))/;
+/** A plain key the fast reader accepts: a name-like text that resolves to a string. */
+export const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_ ./-]*$/;
+
+/** The value of a plain scalar (already trimmed), as yaml's core schema resolves it. */
+export function resolvePlain(text: string): Value | Bail {
+  if (NULL.test(text)) return null;
+  if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
+  if (INDICATOR.test(text) || RARE.test(text)) return BAIL;
+  if (INT.test(text)) return parseInt(text, 10);
+  if (FLOAT.test(text) || FLOAT_EXP.test(text)) return parseFloat(text);
+  return text;
+}
+
+/** A plain key: a string that no YAML rule reads otherwise, else BAIL. */
+export function plainKey(text: string): string | Bail {
+  if (!PLAIN_KEY.test(text) || text.endsWith(' ') || text === '__proto__') return BAIL;
+  return typeof resolvePlain(text) === 'string' ? text : BAIL;
+}
+
+/** A quoted scalar starting at `s[i]`: [value, index after the closing quote], or BAIL. */
+export function quoted(s: string, i: number): [string, number] | Bail {
+  const q = s[i];
+  if (q === '"') {
+    const end = s.indexOf('"', i + 1);
+    // Escapes and multi-line strings are the full parser's job.
+    if (end < 0 || s.slice(i + 1, end).includes('\\')) return BAIL;
+    return [s.slice(i + 1, end), end + 1];
+  }
+  let out = '';
+  let j = i + 1;
+  for (;;) {
+    const end = s.indexOf("'", j);
+    if (end < 0) return BAIL;
+    out += s.slice(j, end);
+    if (s[end + 1] !== "'") return [out, end + 1];
+    out += "'";
+    j = end + 2;
+  }
+}
+
+/** After a value: only spaces, then nothing or a comment. */
+export function onlyComment(s: string, i: number): boolean {
+  const rest = s.slice(i);
+  const trimmed = rest.trimStart();
+  return trimmed === '' || (trimmed[0] === '#' && rest.length > trimmed.length);
+}
