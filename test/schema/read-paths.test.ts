@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const dirs = [join(here, 'fixtures', 'invalid'), join(here, '..', '..', 'examples')];
 const env = { WEBHOOK_SECRET: 'fixture-secret', RECEIVER_PORT: 'not-a-port' };
 
-function same(t: Tap.Test, text: string, label: string, vars: NodeJS.ProcessEnv): boolean {
+function same(t: Test, text: string, label: string, vars: NodeJS.ProcessEnv): boolean {
   const fast = fastRead(text, vars);
   if (!fast) return false;
   const slow = positionRead(text, vars);
@@ -61,10 +61,9 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
 })).node;
 
 function flow(n: Tree): string {
-  if (n.kind === 'text') return n.s;
-  if (n.kind === 'quoted') return `'${n.s.replace(/'/g, "''")}'`;
   if (n.kind === 'seq') return `[${n.items.map(flow).join(', ')}]`;
-  return `{ ${n.entries.map(([k, v]) => `${k}: ${flow(v)}`).join(', ')} }`;
+  if (n.kind === 'map') return `{ ${n.entries.map(([k, v]) => `${k}: ${flow(v)}`).join(', ')} }`;
+  return n.kind === 'text' ? n.s : `'${n.s.replace(/'/g, "''")}'`;
 }
 
 function block(n: Tree, indent: string, comment: boolean): string[] {
