@@ -43,7 +43,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   installErrorHandlers(app);
   app.addHook('onRequest', async (req) => {
     ctx.stats.requests++;
-    refuseCrossSite(req.method, req.headers);
+    refuseCrossSite(req.method, req.url, req.headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;
   });
   app.addHook('onReady', async () => {
@@ -76,13 +76,16 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   return app;
 }
 
+/** Sockets that only send the robot's state: the fleet page (another origin) draws every robot from them. */
+const READ_ONLY_STREAMS = new Set(['/api/state/ws/full']);
+
 /**
  * A web page the user opens must not drive the robot (issue 12.2). A
  * WebSocket upgrade is a GET but carries commands (set_target, the SDK), so
  * it is judged like a POST.
  */
-function refuseCrossSite(method: string, headers: IncomingHttpHeaders): void {
-  const upgrade = headers.upgrade?.toLowerCase() === 'websocket';
+function refuseCrossSite(method: string, url: string, headers: IncomingHttpHeaders): void {
+  const upgrade = headers.upgrade?.toLowerCase() === 'websocket' && !READ_ONLY_STREAMS.has(url.split('?', 1)[0] ?? '');
   const why = crossSiteReason(upgrade ? 'POST' : method, headers);
   if (why) throw Errors.crossSite(why);
 }

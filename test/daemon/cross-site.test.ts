@@ -29,6 +29,15 @@ t.test('state-changing requests from another site are refused with 403', async (
     ws.on('open', () => { resolve(101); ws.close(); });
   });
   t.equal(status, 403, 'a WebSocket from another site is refused too');
+
+  // The state stream only sends: another origin (the fleet page) may read it.
+  const state = new WebSocket(`${base.replace('http', 'ws')}/api/state/ws/full?frequency=20&with_head_pose=true`, { origin: 'http://127.0.0.1:7860' });
+  const first = await new Promise<string>((resolve, reject) => {
+    state.on('message', (data: Buffer) => resolve(data.toString()));
+    state.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+  state.close();
+  t.match(JSON.parse(first) as object, { head_pose: {} }, 'the read-only state stream is open to other origins');
 });
 
 t.test('the dashboard (same origin) and clients without an Origin keep working', async (t) => {
