@@ -29,7 +29,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
     checkSecret: secrets.length > 0 ? secretVerifier(secrets) : null,
     maxBodyBytes: opts.maxBodyBytes ?? MiB,
     slowHandlerMs: opts.slowHandlerMs ?? 3000,
-    dedupe: new DedupeCache(opts.dedupeWindowMs ?? 10 * 60_000),
+    dedupe: new DedupeCache(opts.dedupeWindowMs ?? 10 * 60_000, undefined, opts.now),
     deliveries: new DeliveryLog(opts.maxDeliveries ?? 100),
     log,
     track: (finished) => {

@@ -31,6 +31,8 @@ export interface ReceiverOptions {
   dedupeWindowMs?: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
+  /** The clock of the dedupe window, in ms (tests inject one). Default Date.now. */
+  now?: () => number;
   /** How many recent deliveries `deliveries` keeps. Default 100. */
   maxDeliveries?: number;
   /** One line per message, no trailing newline. Default: stdout. */

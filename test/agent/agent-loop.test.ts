@@ -2,7 +2,8 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
-import { appFiles, startLoop, until, USER, writeApp, type Loop, type Robot } from './fixture.js';
+import { appFiles, startLoop, USER, writeApp, type Loop, type Robot } from './fixture.js';
+import { until } from '../helpers/wait.js';
 import { runAgent, type TestAgent } from './run-agent.js';
 
 // The agent end to end: embedded hub, two simulated robots, real drivers.
@@ -129,7 +130,9 @@ t.test('warn mode only reports drift', async (t) => {
   const first = await a.agent.firstRun;
   t.equal(first.result, 'drift');
   t.ok(first.actions.some((x) => x.address === 'robots.r1.apps.dev_app' && x.kind === 'start' && x.outcome === 'skipped'));
-  await new Promise((r) => setTimeout(r, 1500));
+  // The next drift check (every second) has run once it logs and the queue is idle.
+  await until(() => a?.lines.some((l) => l.startsWith('reconcile (interval')), 20_000, 'an interval drift check');
+  await a.agent.idle();
   t.equal(await running(r1), null, 'nothing was started');
   const st = await status();
   t.equal(st.drift, true);

@@ -8,7 +8,9 @@ import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
-import { freePort, until, USER } from './fixture.js';
+import { USER } from './fixture.js';
+import { freePort } from '../helpers/ports.js';
+import { until } from '../helpers/wait.js';
 
 // `robotctl agent` as a process: starts, converges, answers /status, and
 // stops cleanly on SIGTERM (exit 0, lock released). Flag and file mistakes

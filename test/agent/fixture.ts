@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
+import { pidFileBody, appFiles as pythonApp, writeFiles } from '../helpers/python-apps.js';
+import { freePort } from '../helpers/ports.js';
 
 // A whole GitOps loop on loopback: the embedded hub with two app Spaces,
 // simulated robots, and a folder for robot.yaml and the state. The apps are
@@ -19,49 +20,12 @@ export const SECRET = 'agent-test-webhook-secret';
 
 /** Write an app's files into a folder (for path apps). */
 export function writeApp(root: string, name: string, version: string): string {
-  const dir = join(root, name);
-  for (const [rel, text] of Object.entries(appFiles(name, version))) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
+  return writeFiles(join(root, name), appFiles(name, version));
 }
 
+/** A quiet app that records its pid (see pidFileBody); `version` changes its content. */
 export function appFiles(name: string, version: string): Record<string, string> {
-  return {
-    'pyproject.toml': `[build-system]
-requires = ["setuptools"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "${name}"
-version = "0.1.0"
-
-[project.entry-points."reachy_mini_apps"]
-${name} = "${name}.main:App"
-
-[tool.setuptools]
-packages = ["${name}"]
-`,
-    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(version)}\n`,
-    [`${name}/main.py`]: `import os, time
-class App:
-    pass
-def main():
-    pids = os.environ.get("AGENT_TEST_PIDS")
-    if pids:
-        port = os.environ.get("ROBOT_DAEMON_URL", "").rsplit(":", 1)[-1]
-        with open(os.path.join(pids, f"{port}-${name}.pid"), "w") as f:
-            f.write(str(os.getpid()))
-    try:
-        while True:
-            time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
-if __name__ == "__main__":
-    main()
-`,
-  };
+  return pythonApp(name, pidFileBody(name), { marker: version });
 }
 
 export interface Robot {
@@ -92,18 +56,6 @@ export interface Loop {
   pid(robot: Robot, app: string): number | null;
   writeConfig(opts?: ConfigOptions): void;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startLoop(opts: { robots: string[]; apps: string[] }): Promise<Loop> {
@@ -181,13 +133,5 @@ receiver:
 `;
 }
 
-/** Poll until fn() is truthy. */
-export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { freePort } from '../helpers/ports.js';
+export { until } from '../helpers/wait.js';

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { join } from 'node:path';
 import { collectProblems, launchChromium, LAPTOP, screenshotDir, skipWithoutChromium } from '../browser/browser.js';
-import { startLoop, until, type Loop, type Robot } from './fixture.js';
+import { startLoop, type Loop, type Robot } from './fixture.js';
+import { until } from '../helpers/wait.js';
 import { runAgent, type TestAgent } from './run-agent.js';
 
 // The fleet page of a real agent (embedded hub, two simulated robots): an

@@ -38,18 +38,3 @@ export function startApp(cwd: string, pkg: string, env: NodeJS.ProcessEnv): Runn
   });
   return { child, stdout: () => out, stderr: () => err, exited };
 }
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Kill a detached app's whole process group (cleanup; ignores "already gone"). */
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
-}

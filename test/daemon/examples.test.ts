@@ -4,7 +4,8 @@ import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js'
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AppStatus } from '../../lib/wire/daemon.js';
-import { alive, until } from './helpers.js';
+import { alive } from '../helpers/processes.js';
+import { until } from '../helpers/wait.js';
 
 // The shipped example apps (examples/apps, written with robotctl_sdk) run
 // unchanged on the bundled daemon: installed from their folders like a

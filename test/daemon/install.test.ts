@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { DaemonError } from '../../drivers/daemon/errors.js';
-import { closePair, daemonPair, makeApp, treeFiles, until, type Pair } from './helpers.js';
+import { makeApp, treeFiles } from '../helpers/python-apps.js';
+import { closePair, daemonPair, type Pair } from '../helpers/servers.js';
+import { until } from '../helpers/wait.js';
 
 // Installs as background jobs (spec §2, §4) from Spaces on the embedded hub
 // and from local paths; failed and interrupted installs keep the old version.

@@ -1,7 +1,10 @@
 import t, { type Test } from 'tap';
 import { DaemonError } from '../../drivers/daemon/errors.js';
 import type { AppStatus } from '../../lib/wire/daemon.js';
-import { BODIES, alive, closePair, daemonPair, groupAlive, makeBundle, until, type Pair } from './helpers.js';
+import { BODIES, makeBundle } from '../helpers/python-apps.js';
+import { alive, groupAlive } from '../helpers/processes.js';
+import { closePair, daemonPair, type Pair } from '../helpers/servers.js';
+import { until } from '../helpers/wait.js';
 
 // App lifecycle (spec §3) through the driver against a daemon with real
 // Python apps, all installed once into one apps dir.

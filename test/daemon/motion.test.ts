@@ -2,7 +2,7 @@ import t from 'tap';
 import WebSocket from 'ws';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { SLEEP_HEAD } from '../../runtime/daemon/sim/constants.js';
-import { until } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 // The simulated robot over the wire (spec §7): moves, limits, WebSockets.
 

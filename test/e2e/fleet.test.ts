@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { runCli, repoRoot, type CliResult } from '../helpers/cli.js';
-import { makeApp } from '../daemon/helpers.js';
-import { QUIET_BODY, SECRET, USER, closedPort, env, writeYaml } from './helpers.js';
+import { QUIET_BODY, makeApp } from '../helpers/python-apps.js';
+import { freePort as closedPort } from '../helpers/ports.js';
+import { SECRET, USER, env, writeYaml } from './helpers.js';
 
 // robotctl apply/diff/status end to end: the embedded hub and three
 // simulated daemons started here, driven only through the built CLI with

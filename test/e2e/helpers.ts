@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, repoRoot } from '../helpers/cli.js';
@@ -12,25 +11,9 @@ import { bin, repoRoot } from '../helpers/cli.js';
 export const USER = { name: 'alice', token: 'hf_alice_e2e_token_0042' };
 export const SECRET = 'e2e-webhook-secret-never-print-me';
 
-export const QUIET_BODY = `
-def main():
-    try:
-        while True:
-            time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
-`;
 
 export function env(hubUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { HF_ENDPOINT: hubUrl, HF_TOKEN: USER.token, WEBHOOK_SECRET: SECRET, HF_HOME: '/nonexistent-robotctl-e2e', ...extra };
-}
-
-export async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 export function writeYaml(dir: string, name: string, text: string): string {

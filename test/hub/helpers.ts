@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from '../helpers/wait.js';
 
 // A tiny webhook receiver (node:http) that records what the hub delivers.
 
@@ -38,11 +39,7 @@ export async function startReceiver(): Promise<Receiver> {
     script,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
     waitFor: async (n, timeoutMs = 5000) => {
-      const start = Date.now();
-      while (received.length < n) {
-        if (Date.now() - start > timeoutMs) throw new Error(`receiver got ${received.length} of ${n} deliveries`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await until(() => received.length >= n, timeoutMs, `${n} deliveries`);
       return received;
     },
   };

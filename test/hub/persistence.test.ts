@@ -8,6 +8,7 @@ import { atomicWrite } from '../../lib/atomic-write.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { repoRoot } from '../helpers/cli.js';
 import { ALICE, tempDir } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 t.test('everything survives a restart on the same data folder', async (t) => {
   const dataDir = tempDir(t);
@@ -77,7 +78,7 @@ t.test('kill -9 during a burst of writes leaves a loadable store', async (t) => 
       } catch { return; }
     }
   });
-  await new Promise((r) => setTimeout(r, 400));
+  await until(() => created.length > 5, 60_000, 'a few creates before the kill');
   child.kill('SIGKILL');
   await Promise.all(writers);
   await c.close();

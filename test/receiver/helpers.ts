@@ -50,7 +50,3 @@ async function answer(res: Awaited<ReturnType<typeof request>>): Promise<Answer>
   }
   return { status: res.statusCode, body, text, headers: res.headers };
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

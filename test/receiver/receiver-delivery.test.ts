@@ -1,6 +1,7 @@
 import t from 'tap';
 import { fixtures } from './fixtures.js';
-import { get, post, sleep, startReceiver } from './helpers.js';
+import { get, post, startReceiver } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 t.test('a slow handler gets 202 at once, finishes in the background, its result recorded', async (t) => {
   let release: () => void = () => {};
@@ -20,8 +21,7 @@ t.test('a slow handler gets 202 at once, finishes in the background, its result 
   const repeat = await post(`${url}/webhooks/slow`, fixtures.contentUpdate);
   t.equal(repeat.status, 202, 'a repeat while running is 202 too');
   release();
-  await sleep(20);
-  const first = receiver.deliveries[0];
+  const first = await until(() => (receiver.deliveries[0]?.outcome === 'ok' ? receiver.deliveries[0] : null), 10_000, 'the slow handler to finish');
   t.match(first, { status: 202, outcome: 'ok', result: { done: true }, event: 'repo.content/update', repo: 'space:Wauplin/gradio-user-history' });
   t.ok(typeof first?.durationMs === 'number');
   const after = await post(`${url}/webhooks/slow`, fixtures.contentUpdate);
@@ -30,14 +30,17 @@ t.test('a slow handler gets 202 at once, finishes in the background, its result 
 });
 
 t.test('a slow handler that fails is recorded as failed and logged', async (t) => {
+  let fail: () => void = () => {};
+  const gate = new Promise<void>((resolve) => { fail = resolve; });
   const { url, receiver, lines } = await startReceiver(t, { slowHandlerMs: 10 }, (r) => {
     r.add(async function slowFail() {
-      await sleep(40);
+      await gate;
       throw new Error('gave up');
     });
   });
   t.equal((await post(`${url}/webhooks/slowFail`, fixtures.prOpened)).status, 202);
-  await sleep(80);
+  fail();
+  await until(() => receiver.deliveries[0]?.outcome === 'failed', 10_000, 'the slow handler to fail');
   t.match(receiver.deliveries[0], { outcome: 'failed', error: 'gave up' });
   t.ok(lines.includes('/webhooks/slowFail: handler failed: gave up'));
 });
@@ -66,11 +69,15 @@ t.test('dedupe window 0 turns it off; the window expires', async (t) => {
   await post(`${a.url}/webhooks/h`, fixtures.prOpened);
   await post(`${a.url}/webhooks/h`, fixtures.prOpened);
   t.equal(off, 2);
-  const b = await startReceiver(t, { dedupeWindowMs: 30 }, (r) => r.add(function h() { return ++windowed; }));
+  let now = 1_000_000;
+  const b = await startReceiver(t, { dedupeWindowMs: 30, now: () => now }, (r) => r.add(function h() { return ++windowed; }));
   await post(`${b.url}/webhooks/h`, fixtures.prOpened);
-  await sleep(60);
+  now += 29;
   await post(`${b.url}/webhooks/h`, fixtures.prOpened);
-  t.equal(windowed, 2);
+  t.equal(windowed, 1, 'a repeat inside the window runs once');
+  now += 2;
+  await post(`${b.url}/webhooks/h`, fixtures.prOpened);
+  t.equal(windowed, 2, 'after the window it runs again');
 });
 
 t.test('handler context: headers, endpoint, delivery key', async (t) => {

@@ -11,21 +11,13 @@ import { observe } from '../../reconciler/observe.js';
 import { plan } from '../../reconciler/plan.js';
 import { apply, type ApplyEvent } from '../../reconciler/apply.js';
 import { readState } from '../../state/file.js';
-import { makeApp } from '../daemon/helpers.js';
+import { QUIET_BODY as QUIET, makeApp } from '../helpers/python-apps.js';
 import { SECRET, config, pathApp, webhook } from './plan-fixtures.js';
 
 // apply() for real: the embedded hub and a simulated daemon through the
 // drivers; the state file after every action; the start conflict resolved.
 
 const USER = { name: 'alice', token: 'hf_alice_apply_token_1' };
-const QUIET = `
-def main():
-    try:
-        while True:
-            time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
-`;
 
 t.test('apply through the drivers', async (t) => {
   const dir = t.testdir();

@@ -1,5 +1,4 @@
 import t from 'tap';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startHub } from '../../runtime/hub/server.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
@@ -9,20 +8,13 @@ import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { RobotSpec } from '../../schema/types.js';
 import { observe } from '../../reconciler/observe.js';
 import { app, config, pathApp, webhook } from './plan-fixtures.js';
+import { freePort as closedPort } from '../helpers/ports.js';
 
 // observe() against the embedded hub and two simulated daemons: one list
 // call for every webhook, one repo call per Space (not per robot), and an
 // unreachable robot recorded as data.
 
 const USER = { name: 'alice', token: 'hf_alice_observe_token_1' };
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 t.test('observes the hub once, each Space once, every robot concurrently', async (t) => {
   const dir = t.testdir();

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
-import { freePort, until } from '../agent/fixture.js';
+import { freePort } from '../helpers/ports.js';
+import { until } from '../helpers/wait.js';
 
 // `robotctl up` as a user runs it (the built CLI in a child process): it
 // gets ready, the robots run their active apps, and Ctrl-C leaves nothing
