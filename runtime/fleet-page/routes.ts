@@ -1,11 +1,14 @@
 import { readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { packagePath } from '../../lib/paths.js';
-import { readStatic, sendStatic } from '../../lib/static-files.js';
+import send from '@fastify/send';
+import { PAGE_FILE_HEADERS, isPageFilePath } from '../../lib/page-assets.js';
 
 // The fleet page's files as plain node:http handlers; the CLI mounts them on
 // the agent's receiver (anything with `route(method, path, handler)`).
 // The page is at `/` and its assets under `/fleet/`; it polls `/status`.
+// Files are sent by @fastify/send (what @fastify/static uses for the
+// daemon's dashboard), which keeps every path inside the page folder.
 
 /** Folder holding index.html, app.js, style.css… of the fleet page. */
 export const fleetPageRoot: string = packagePath('runtime', 'fleet-page', 'page');
@@ -30,10 +33,23 @@ export function fleetPageHandler(root: string = fleetPageRoot): PageHandler {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const rel = path === '/' || path === '/index.html' ? 'index.html'
       : path.startsWith(FLEET_ASSET_PREFIX) ? path.slice(FLEET_ASSET_PREFIX.length) : null;
-    const file = rel === null ? null : await readStatic(root, rel);
-    if (!file) return notFound(res);
-    sendStatic(res, file, req.method);
+    if (rel === null || !isPageFilePath(decoded(rel))) return notFound(res);
+    const file = await send(req, `/${rel}`, { root, index: false, cacheControl: false, dotfiles: 'ignore' });
+    if (file.type !== 'file') {
+      file.stream.resume();
+      return notFound(res);
+    }
+    res.writeHead(file.statusCode, { ...file.headers, ...PAGE_FILE_HEADERS });
+    file.stream.pipe(res);
   };
+}
+
+function decoded(rel: string): string {
+  try {
+    return decodeURIComponent(rel);
+  } catch {
+    return '';
+  }
 }
 
 /** Paths to register: `/` and one `/fleet/<file>` per file of the page (the receiver routes exact paths). */

@@ -12,16 +12,21 @@ t.test('the daemon serves the dashboard and its assets', async (t) => {
   for (const file of assets) {
     const res = await app.inject({ method: 'GET', url: `/dashboard/${file}` });
     t.equal(res.statusCode, 200, file);
-    t.match(res.headers['content-type'], file.endsWith('.css') ? /^text\/css/ : /^text\/javascript/, file);
+    t.match(res.headers['content-type'], file.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/, file);
+    t.equal(res.headers['x-content-type-options'], 'nosniff', file);
   }
   // Every module the page imports is one the daemon serves.
   for (const file of assets.filter((f) => f.endsWith('.js'))) {
     const body = (await app.inject({ method: 'GET', url: `/dashboard/${file}` })).body;
     for (const m of body.matchAll(/from '\.\/([\w-]+\.js)'/g)) t.ok(assets.includes(m[1] ?? ''), `${file} imports ${m[1]}`);
   }
-  for (const bad of ['/dashboard/nope.js', '/dashboard/../server.js', '/dashboard/%2e%2e/errors.ts', '/dashboard/']) {
+  const traversal = ['/dashboard/../server.js', '/dashboard/%2e%2e/errors.ts', '/dashboard/..%2fserver.ts', '/dashboard/..%2f..%2fdaemon%2fserver.ts',
+    '/dashboard/%2e%2e%2fserver.ts', '/dashboard/..%5cserver.ts', '/dashboard/%2fetc%2fpasswd', '/dashboard//etc/passwd', '/dashboard/a%00.js'];
+  for (const bad of ['/dashboard/nope.js', '/dashboard/', '/dashboard/.hidden', ...traversal]) {
     const res = await app.inject({ method: 'GET', url: bad });
     t.equal(res.statusCode, 404, bad);
     t.same(res.json(), { detail: 'Not Found' }, bad);
   }
+  // A malformed escape is refused by fastify's router before any route runs.
+  t.equal((await app.inject({ method: 'GET', url: '/dashboard/%E0%A4%A' })).statusCode, 400);
 });

@@ -1,11 +1,12 @@
 import t from 'tap';
 import { createReceiver } from '../../runtime/receiver/index.js';
-import { fleetPagePaths, mountFleetPage } from '../../runtime/fleet-page/routes.js';
-import { readStatic } from '../../lib/static-files.js';
-import { fleetPageRoot } from '../../runtime/fleet-page/routes.js';
+import { request } from 'node:http';
+import { fleetPageHandler, fleetPagePaths, mountFleetPage } from '../../runtime/fleet-page/routes.js';
+import { isPageFilePath } from '../../lib/page-assets.js';
 
 // The fleet page's files as the agent serves them: the page at `/`, its
 // assets under /fleet/, nothing else (no traversal, no listing).
+const JS = /^(text|application)\/javascript/;
 t.test('mountFleetPage serves the page and its assets on the receiver', async (t) => {
   const receiver = createReceiver({ port: 0, landingPage: null, secret: null, env: {}, log: () => {} });
   mountFleetPage(receiver);
@@ -16,7 +17,7 @@ t.test('mountFleetPage serves the page and its assets on the receiver', async (t
   t.equal(page.status, 200);
   t.match(page.headers.get('content-type'), /^text\/html/);
   t.match(await page.text(), /robotctl fleet/);
-  for (const [path, type] of [['/fleet/app.js', /^text\/javascript/], ['/fleet/style.css', /^text\/css/], ['/fleet/render.js', /^text\/javascript/]] as const) {
+  for (const [path, type] of [['/fleet/app.js', JS], ['/fleet/style.css', /^text\/css/], ['/fleet/render.js', JS]] as const) {
     const res = await fetch(`${url}${path}`);
     t.equal(res.status, 200, path);
     t.match(res.headers.get('content-type'), type, path);
@@ -30,12 +31,37 @@ t.test('mountFleetPage serves the page and its assets on the receiver', async (t
   t.equal(fleetPagePaths()[0], '/');
 });
 
-t.test('readStatic stays inside its folder and serves known types only', async (t) => {
-  t.not(await readStatic(fleetPageRoot, 'app.js'), null);
-  t.equal(await readStatic(fleetPageRoot, '../serve.ts'), null, 'no parent folder');
-  t.equal(await readStatic(fleetPageRoot, '..%2fstatus-types.ts'), null, 'no encoded traversal');
-  t.equal(await readStatic(fleetPageRoot, '/etc/passwd'), null, 'absolute paths stay inside');
-  t.equal(await readStatic(fleetPageRoot, ''), null, 'no directory');
-  t.equal(await readStatic(fleetPageRoot, 'a%00.js'), null, 'no NUL');
-  t.equal(await readStatic(fleetPageRoot, '%E0%A4%A'), null, 'malformed escapes');
+/** GET a raw path (fetch would normalise `..` away before sending). */
+function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => { body += d.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.path = path;
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+t.test('the fleet page handler stays inside its folder: traversal, encoded or not, is a 404', async (t) => {
+  // One handler on every path, so a traversal is not stopped by the receiver's exact-path routing.
+  const server = (await import('node:http')).createServer((req, res) => { void fleetPageHandler()(req, res); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  t.equal((await rawGet(url, '/fleet/app.js')).status, 200);
+  for (const bad of ['/fleet/../routes.ts', '/fleet/..%2froutes.ts', '/fleet/..%2f..%2ffleet-page%2froutes.ts', '/fleet/%2e%2e%2froutes.ts',
+    '/fleet/%2e%2e/routes.ts', '/fleet/..%5croutes.ts', '/fleet/%2fetc%2fpasswd', '/fleet//etc/passwd', '/fleet/a%00.js', '/fleet/%E0%A4%A',
+    '/fleet/', '/fleet/.hidden', '/etc/passwd']) {
+    const res = await rawGet(url, bad);
+    t.equal(res.status, 404, bad);
+    t.notMatch(res.body, /import|root:/, `${bad}: no file content`);
+  }
+});
+
+t.test('page file paths: plain names only', async (t) => {
+  for (const ok of ['app.js', 'css/style.css', '/index.html']) t.ok(isPageFilePath(ok), ok);
+  for (const bad of ['', '../x.js', 'a/../../x.js', '..', 'a/', '.env', 'a\\..\\x', 'a\0.js', 'a b.js', '%2e%2e/x']) t.notOk(isPageFilePath(bad), JSON.stringify(bad));
 });

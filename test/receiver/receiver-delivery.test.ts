@@ -12,11 +12,10 @@ t.test('a slow handler gets 202 at once, finishes in the background, its result 
       return { done: true };
     });
   });
-  const started = Date.now();
+  // The handler only ends after release() below: an answer at all means the receiver did not wait for it.
   const res = await post(`${url}/webhooks/slow`, fixtures.contentUpdate);
   t.equal(res.status, 202);
   t.equal(res.text, '{"status":"accepted"}');
-  t.ok(Date.now() - started < 1000, 'answered without waiting for the handler');
   t.match(receiver.deliveries[0], { status: 202, outcome: 'accepted', durationMs: null });
   const repeat = await post(`${url}/webhooks/slow`, fixtures.contentUpdate);
   t.equal(repeat.status, 202, 'a repeat while running is 202 too');
