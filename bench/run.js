@@ -17,7 +17,7 @@ const files = readdirSync(here)
 let failed = 0;
 for (const f of files) {
   console.log(`\n## ${f}`);
-  const r = spawnSync(process.execPath, [join(here, f)], { stdio: 'inherit', timeout: 180_000 });
+  const r = spawnSync(process.execPath, [join(here, f)], { stdio: 'inherit', timeout: 600_000 });
   if (r.status !== 0) {
     failed += 1;
     console.log(`(${f} exited with ${r.status ?? r.signal})`);

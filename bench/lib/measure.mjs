@@ -1,7 +1,7 @@
 // Measuring the CLI as a user runs it: one child process per run, so start-up,
 // peak memory and garbage are the command's own.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,15 +10,22 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 const usageScript = fileURLToPath(new URL('./cli-usage.mjs', import.meta.url));
 const bin = join(root, 'bin', 'robotctl.js');
 
-/** `robotctl …args` in a child: { code, wallMs, cpuMs, maxRssMb } (wall from the CLI's first import). */
-export function measureCli(args, { cwd = root, env = {} } = {}) {
+/**
+ * `robotctl …args` in a child: { code, wallMs, cpuMs, maxRssMb } (wall from the CLI's first import).
+ * Asynchronous, so that servers in this process (the embedded hub) keep answering.
+ */
+export async function measureCli(args, { cwd = root, env = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-usage-'));
   try {
     const file = join(dir, 'usage.json');
-    const r = spawnSync(process.execPath, [usageScript, ...args], {
+    const child = spawn(process.execPath, [usageScript, ...args], {
       cwd, env: { ...process.env, NO_COLOR: '1', ...env, BENCH_USAGE_FILE: file }, stdio: 'ignore', timeout: 600_000,
     });
-    if (r.status === null) throw new Error(`robotctl ${args.join(' ')}: ${r.signal ?? r.error?.message}`);
+    const [code, signal] = await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (c, s) => resolve([c, s]));
+    });
+    if (code === null) throw new Error(`robotctl ${args.join(' ')}: ${signal}`);
     return JSON.parse(readFileSync(file, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,62 @@
+// `robotctl plan` and `robotctl diff` end to end, as a user runs them, against
+// the embedded hub: 100 / 1,000 / 10,000 / 50,000 webhooks in robot.yaml, in
+// two worlds: an empty hub (everything to create) and a hub that already holds
+// every webhook (no state file: everything adopted). Wall time, CPU and peak
+// memory of the command, and the ratio per 10× (target ≤ 10×).
+// Targets: 10,000 < 0.5 s; 50,000 < 2 s and < 300 MB. Build first.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, measureCli, ratio } from './lib/measure.mjs';
+import { SECRET_ENV, webhooksYaml } from './lib/robot-yaml.mjs';
+
+const { startHub } = await import('../dist/runtime/hub/server.js');
+const SIZES = [100, 1_000, 10_000, 50_000];
+const user = { name: 'bench', token: 'hf_bench_token' };
+const TARGET = { 10_000: ' (target < 500 ms)', 50_000: ' (target < 2000 ms, < 300 MB)' };
+
+// The hub's data file holding the same webhooks robot.yaml declares.
+function hubData(n) {
+  const now = new Date(0).toISOString();
+  const webhooks = Array.from({ length: n }, (_, i) => ({
+    id: `bench${String(i).padStart(20, '0')}`, owner: user.name, url: `https://example.org/hooks/${i}`, jobSourceId: null,
+    watched: [{ type: 'space', name: `demo/app_${i % 50}` }, { type: 'user', name: 'demo' }], domains: ['repo'],
+    secret: SECRET_ENV.WEBHOOK_SECRET, disabled: false, createdAt: now, updatedAt: now,
+  }));
+  return JSON.stringify({ format_version: 2, webhooks, repos: [], activity: {}, triggers: {}, jobRuns: [] });
+}
+
+async function world(dir, n, populated) {
+  const data = join(dir, `hub-${n}-${populated}`);
+  mkdirSync(data, { recursive: true });
+  if (populated) writeFileSync(join(data, 'hub.json'), hubData(n));
+  return startHub({ users: [user], dataDir: data, log: () => {} });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-plan-'));
+try {
+  console.log(`plan-diff-e2e (${load()})`);
+  for (const populated of [false, true]) {
+    for (const command of ['plan', 'diff']) {
+      let previous;
+      for (const n of SIZES) {
+        const file = join(dir, `robot-${n}.yaml`);
+        writeFileSync(file, webhooksYaml(n));
+        const hub = await world(dir, n, populated);
+        try {
+          const env = { ...SECRET_ENV, HF_ENDPOINT: hub.url, HF_TOKEN: user.token };
+          const u = await measureCli([command, '-f', file, '--state', join(dir, `state-${n}-${populated}.json`)], { env });
+          if (u.code !== 2) throw new Error(`${command} of ${n} webhooks exited ${u.code} (expected 2: changes)`);
+          const step = previous ? ` (${ratio(previous.wallMs, u.wallMs)} per 10×)` : '';
+          const label = populated ? 'hub holds them (adopt)' : 'empty hub (create)';
+          console.log(`plan-diff-e2e ${command} ${n} webhooks, ${label}: ${u.wallMs.toFixed(0)} ms${TARGET[n] ?? ''}, cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB${step}`);
+          previous = u;
+        } finally {
+          await hub.close();
+        }
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
