@@ -1,9 +1,12 @@
 // A fleet of 50 simulated robots (50 daemons in this process) switching
 // their active app, against the time one robot takes (target: within 3×).
 // Two quiet apps are installed once on a seed robot whose apps folder is
-// then copied to the others (installs are not what is measured). Build
-// first: it imports ../dist.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// then copied to the others (installs are not what is measured). Then a
+// drift check (`robotctl diff`, a child process) of the converged fleet:
+// daemon calls per robot (target 2) and the CLI's peak file descriptors
+// (target: O(parallelism), not O(robots)). Build first: it imports ../dist.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
@@ -40,6 +43,29 @@ async function apply(name, active, robots) {
   return ms;
 }
 
+/** `robotctl diff` in a child: its exit code and the peak of its open file descriptors. */
+function diffChild(name) {
+  const bin = join(import.meta.dirname, '..', 'bin', 'robotctl.js');
+  const child = spawn(process.execPath, [bin, 'diff', '-f', `${name}.yaml`, '--state', `${name}.state.json`], {
+    cwd: dir, env: { ...process.env, NO_COLOR: '1', HF_HOME: join(dir, 'hf') }, stdio: 'ignore',
+  });
+  let peak = 0;
+  const poll = setInterval(() => {
+    try { peak = Math.max(peak, readdirSync(`/proc/${child.pid}/fd`).length); } catch { /* not started or gone */ }
+  }, 5);
+  return new Promise((resolve) => child.on('close', (code) => { clearInterval(poll); resolve({ code, peak }); }));
+}
+
+async function driftCheck(name, robots) {
+  const before = robots.reduce((n, d) => n + d.stats().requests, 0);
+  const started = performance.now();
+  const { code, peak } = await diffChild(name);
+  const ms = performance.now() - started;
+  const calls = robots.reduce((n, d) => n + d.stats().requests, 0) - before;
+  if (code !== 0) throw new Error(`diff ${name} exited ${code}: the fleet should be converged`);
+  return { ms, callsPerRobot: calls / robots.length, peak };
+}
+
 try {
   quietApp('app_a');
   quietApp('app_b');
@@ -61,6 +87,11 @@ try {
   console.log(`switch active app, 1 robot: ${oneMs.toFixed(0)} ms`);
   console.log(`switch active app, ${ROBOTS} robots: ${fleetMs.toFixed(0)} ms`);
   console.log(`fleet / one robot: ${(fleetMs / oneMs).toFixed(2)} x (target within 3x)`);
+  const driftOne = await driftCheck('one', one);
+  const driftFleet = await driftCheck('fleet', daemons);
+  console.log(`drift check, daemon calls per robot: ${driftFleet.callsPerRobot.toFixed(2)} (target 2; 1 robot: ${driftOne.callsPerRobot.toFixed(2)})`);
+  console.log(`drift check, CLI peak file descriptors: 1 robot ${driftOne.peak}, ${ROBOTS} robots ${driftFleet.peak} (shared bounded pool: 16 robots x 2 connections at most)`);
+  console.log(`drift check wall time: 1 robot ${driftOne.ms.toFixed(0)} ms, ${ROBOTS} robots ${driftFleet.ms.toFixed(0)} ms`);
 } finally {
   for (const d of daemons) await d.close();
   rmSync(dir, { recursive: true, force: true });

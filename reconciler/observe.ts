@@ -2,14 +2,19 @@ import type { Config, RobotSpec } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import { errorMessage } from '../lib/errors.js';
+import type { AppInfo } from '../lib/wire/daemon.js';
 import type { HubObservation, Observation, RobotObservation } from './types.js';
 import { mapBounded } from '../lib/map-bounded.js';
 
 // observe(config) → Observation: everything the planner compares against,
 // read with as few calls as possible. One list call covers every webhook of
 // the account; each Space that is an app source is read once, not per robot;
-// robots are read concurrently (bounded). A failure to read is recorded as
-// data (hub error, unreachable robot), never thrown: the plan decides.
+// robots are read concurrently (bounded), with 2 calls each (installed apps,
+// current app). The daemon's status is a third call, made only when it
+// decides something: a `path:` app that may have to be installed (only
+// robotctl's simulator installs local folders), or the status command's
+// table. A failure to read is recorded as data (hub error, unreachable
+// robot), never thrown: the plan decides.
 
 export interface ObserveDeps {
   hub: HubClient;
@@ -21,6 +26,8 @@ export interface ObserveOptions {
   concurrency?: number;
   /** False when neither the file nor the state has a webhook (no token needed then). */
   listWebhooks?: boolean;
+  /** Read every robot's daemon status too (a third call per robot). */
+  daemonStatus?: boolean;
 }
 
 export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
@@ -28,7 +35,7 @@ export async function observe(config: Config, deps: ObserveDeps, signal?: AbortS
   const [hub, spaces, observed] = await Promise.all([
     observeHub(deps.hub, opts.listWebhooks !== false, signal),
     observeSpaces(config, deps.hub, signal),
-    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal)),
+    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal, (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed))),
   ]);
   const byName: Record<string, RobotObservation> = {};
   robots.forEach((r, i) => { byName[r.name] = observed[i] as RobotObservation; });
@@ -62,13 +69,24 @@ async function observeSpaces(config: Config, hub: HubClient, signal?: AbortSigna
   return out;
 }
 
-export async function observeRobot(daemon: DaemonClient, signal?: AbortSignal): Promise<RobotObservation> {
+/** A `path:` app of this robot that is missing or installed from elsewhere: the plan may install it. */
+function pathInstallLikely(config: Config, robot: RobotSpec, installed: AppInfo[]): boolean {
+  return robot.apps.some((name) => {
+    const path = config.apps[name]?.path;
+    if (path == null) return false;
+    const info = installed.find((a) => a.name === name);
+    return info === undefined || info.extra.path !== path;
+  });
+}
+
+export async function observeRobot(
+  daemon: DaemonClient,
+  signal?: AbortSignal,
+  needStatus: (installed: AppInfo[]) => boolean = () => true,
+): Promise<RobotObservation> {
   try {
-    const [installed, current, status] = await Promise.all([
-      daemon.listInstalled(signal),
-      daemon.currentAppStatus(signal),
-      daemon.daemonStatus(signal),
-    ]);
+    const [installed, current] = await Promise.all([daemon.listInstalled(signal), daemon.currentAppStatus(signal)]);
+    const status = needStatus(installed) ? await daemon.daemonStatus(signal) : null;
     return { reachable: true, daemon: status, installed, current };
   } catch (err) {
     if (signal?.aborted) throw err;

@@ -9,7 +9,8 @@ import type { AppInfo, AppStatus, DaemonStatus } from '../lib/wire/daemon.js';
 export type HubObservation = { ok: true; webhooks: HubWebhook[] } | { ok: false; error: string };
 
 export type RobotObservation =
-  | { reachable: true; daemon: DaemonStatus; installed: AppInfo[]; current: AppStatus | null }
+  /** `daemon` is null when observe did not need it (see observe.ts). */
+  | { reachable: true; daemon: DaemonStatus | null; installed: AppInfo[]; current: AppStatus | null }
   | { reachable: false; error: string };
 
 export interface Observation {

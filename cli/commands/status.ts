@@ -16,7 +16,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const o = cmd.opts<Options>();
   const session = await openSession(io, o);
   try {
-    const observed = await session.observe();
+    const observed = await session.observe(undefined, { daemonStatus: true });
     const p = plan(session.config, observed, session.state, { allowEmpty: true });
     const doc = statusDoc(session.config, observed, session.state, p);
     io.out(o.json ? statusJson(doc) : renderStatus(doc, useColor(io)));

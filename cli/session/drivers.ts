@@ -6,13 +6,15 @@ import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
+import { RobotPool } from '../../drivers/daemon/pool.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AgentDrivers } from '../../reconciler/agent/reconcile.js';
 
 // The drivers of every reconciling command and of the agent, for whatever
 // robot.yaml says now: a reload may point a robot at another URL or the hub
 // elsewhere, so clients are cached by URL (not by name) and all closed
-// together at the end.
+// together at the end. Every robot client shares one bounded RobotPool of
+// connections: file descriptors grow with parallelism, not with the fleet.
 
 export interface HubAccess {
   token: string | null;
@@ -41,6 +43,7 @@ export interface DriverPool {
 export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, userAgent?: string): DriverPool {
   const hubs = new Map<string, HubClient>();
   const daemons = new Map<string, DaemonClient>();
+  const connections = new RobotPool();
   const hubFor = (endpoint: string): HubClient => {
     let hub = hubs.get(endpoint);
     if (!hub) {
@@ -52,7 +55,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
   const daemon = (robot: RobotSpec): DaemonClient => {
     let client = daemons.get(robot.url);
     if (!client) {
-      client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000, ...(userAgent ? { userAgent } : {}) });
+      client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000, dispatcher: connections, ...(userAgent ? { userAgent } : {}) });
       daemons.set(robot.url, client);
     }
     return client;
@@ -61,6 +64,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
     forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, listWebhooks: listWebhooks(config) }),
     close: async () => {
       await Promise.allSettled([...hubs.values(), ...daemons.values()].map((c) => c.close()));
+      await connections.close();
       hubs.clear();
       daemons.clear();
     },

@@ -30,7 +30,8 @@ export interface Session {
   /** False when there is no webhook to look at (file and state) and no token: listing is skipped. */
   listWebhooks: boolean;
   daemon: (robot: RobotSpec) => DaemonClient;
-  observe(signal?: AbortSignal): Promise<Observation>;
+  /** `daemonStatus`: also read each robot's daemon status (the status table shows it). */
+  observe(signal?: AbortSignal, opts?: { daemonStatus?: boolean }): Promise<Observation>;
   close(): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function openSession(outer: Io, o: SessionOptions): Promise<Session
   const drivers = pool.forConfig(config);
   return {
     config, statePath: path, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
-    observe: (signal) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks }),
+    observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, ...extra }),
     close: () => pool.close(),
   };
 }

@@ -60,7 +60,7 @@ export function statusDoc(config: Config, observed: Observation, state: StateFil
       return { ...base, reachable: false, daemon: null, error: o && !o.reachable ? o.error : 'not observed', installed: [], running: null, running_state: null, converged: false };
     }
     return {
-      ...base, reachable: true, daemon: o.daemon.state, error: null,
+      ...base, reachable: true, daemon: o.daemon?.state ?? null, error: null,
       installed: o.installed.map((a) => a.name).sort(),
       running: o.current?.info.name ?? null, running_state: o.current?.state ?? null,
       converged: pending(`robots.${r.name}`).length === 0,
