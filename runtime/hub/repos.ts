@@ -39,6 +39,13 @@ function notFound(repoId: string): HubApiError {
   return new HubApiError('HUB_ERR_REPO_NOT_FOUND', `Repository not found: ${repoId}`);
 }
 
+/** Repos whose first commit is being written: claimed (a second create is a 409) but not yet readable. */
+const creating = new WeakSet<StoredRepo>();
+
+export function isReady(repo: StoredRepo): boolean {
+  return !creating.has(repo);
+}
+
 export function findRepo(ctx: HubContext, type: RepoType, repoId: string): StoredRepo | undefined {
   return ctx.store.data.repos.find((r) => r.type === type && r.repoId === repoId);
 }
@@ -51,7 +58,7 @@ export function canWrite(user: HubUser, repo: { repoId: string; creator: string 
 export function readableRepo(ctx: HubContext, type: RepoType, repoId: string, user: HubUser | null): StoredRepo {
   checkRepoId(repoId);
   const repo = findRepo(ctx, type, repoId);
-  if (!repo || (repo.private && !(user && canWrite(user, repo)))) throw notFound(repoId);
+  if (!repo || !isReady(repo) || (repo.private && !(user && canWrite(user, repo)))) throw notFound(repoId);
   return repo;
 }
 
@@ -84,11 +91,14 @@ export async function createRepo(
   };
   // Claimed before the first await, so two concurrent creates cannot both pass.
   ctx.store.data.repos.push(repo);
+  creating.add(repo);
   try {
     await writeFirstCommit(ctx, user, repo, initialFiles(repo));
   } catch (err) {
     ctx.store.data.repos = ctx.store.data.repos.filter((r) => r !== repo);
     throw err;
+  } finally {
+    creating.delete(repo);
   }
   await ctx.store.save();
   ctx.deliverer.emit(repoEvent(ctx, repo, 'repo', 'create'), repo.creator);

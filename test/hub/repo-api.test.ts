@@ -124,3 +124,16 @@ t.test('duplicate a Space', async (t) => {
   t.equal(again.status, 409);
   t.equal(again.body.url, `${hub.url}/spaces/other/copy`, 'duplicate_space(exist_ok=True) reads url');
 });
+
+t.test('concurrent creates of one repo: one wins, the others get 409, reads meanwhile never fail', async (t) => {
+  const hub = await startHub({ users: [DUMMY] });
+  t.teardown(() => hub.close());
+  const api = hfClient(hub.url, DUMMY.token);
+  const creates = Array.from({ length: 5 }, () => api.call('POST', '/api/repos/create', { name: 'race', type: 'space' }));
+  const reads = Array.from({ length: 5 }, () => api.call('GET', `/api/spaces/${DUMMY.name}/race`));
+  const gits = Array.from({ length: 3 }, () => fetch(`${hub.url}/spaces/${DUMMY.name}/race/info/refs?service=git-upload-pack`));
+  const statuses = (await Promise.all(creates)).map((r) => r.status).sort();
+  t.same(statuses, [200, 409, 409, 409, 409]);
+  for (const r of await Promise.all(reads)) t.ok(r.status === 200 || r.status === 404, `a read during the create answers ${r.status}`);
+  for (const r of await Promise.all(gits)) t.ok(r.status === 200 || r.status === 401, `git during the create answers ${r.status}`);
+});

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { tokenOf, userByToken, type HubContext } from '../context.js';
-import { canWrite, checkRepoId, findRepo } from '../repos.js';
+import { canWrite, checkRepoId, findRepo, isReady } from '../repos.js';
 import { diffRefs, refsChanged, repoKey } from '../commits.js';
 import { notePullRequestCommits } from '../pull-requests.js';
 import { runHttpBackend } from '../git/http-backend.js';
@@ -47,7 +47,7 @@ async function serve(ctx: HubContext, type: RepoType, req: Req, reply: FastifyRe
   const user = token === null ? null : userByToken(ctx.users, token);
   if (token !== null && !user) return deny(reply, 401, 'Invalid username or password.');
   const repo = findRepo(ctx, type, repoId);
-  const visible = repo && (!repo.private || (user && canWrite(user, repo)));
+  const visible = repo && isReady(repo) && (!repo.private || (user && canWrite(user, repo)));
   if (!visible) return user ? deny(reply, 404, `Repository not found: ${repoId}`) : deny(reply, 401, 'Authentication required.');
   const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
   const push = what === 'git-receive-pack' || new URLSearchParams(query).get('service') === 'git-receive-pack';
