@@ -4,6 +4,12 @@ import { checkLayout, type AppLayout } from './rules.js';
 import { copySource, pip, temporaryVenv, VenvError, type Venv } from './venv.js';
 import { fail, info, ok } from './report.js';
 import { runProcess, tail } from './process.js';
+import { packageIndex, type IndexMode } from './package-index.js';
+import { packagePath } from '../../lib/paths.js';
+
+function standInDir(): string {
+  return packagePath('sdk', 'python');
+}
 
 const REGISTERED = [
   'import sys',
@@ -15,12 +21,17 @@ async function registered(venv: Venv, name: string): Promise<boolean> {
   return (await runProcess(venv.python, ['-c', REGISTERED, name], { env: venv.env })).code === 0;
 }
 
-async function installCycle(app: AppLayout, venv: Venv, tmp: string, io: Io): Promise<void> {
+async function installApp(app: AppLayout, venv: Venv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
   const source = join(tmp, 'app');
   copySource(app.root, source);
   info(io, 'Installing the app in the temporary virtual environment...');
-  const installed = await pip(venv, ['install', '--no-index', '--no-deps', '--no-build-isolation', source]);
+  const args = mode.online ? ['install', source] : ['install', '--no-index', '--no-build-isolation', source];
+  const installed = await pip(venv, args);
   if (installed.code !== 0) fail(io, `pip install of the app failed:\n${tail(installed.stderr || installed.stdout)}`);
+}
+
+async function installCycle(app: AppLayout, venv: Venv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
+  await installApp(app, venv, tmp, mode, io);
   info(io, 'Checking that the app entrypoint is registered...');
   if (!(await registered(venv, app.name))) fail(io, `App '${app.name}' entrypoint is not registered correctly.`);
   ok(io, 'App entrypoint is registered correctly.');
@@ -31,18 +42,20 @@ async function installCycle(app: AppLayout, venv: Venv, tmp: string, io: Io): Pr
 }
 
 /** `robotctl app check PATH`: the file rules, then the install/uninstall cycle in a temporary venv. */
-export async function checkApp(path: string, io: Io): Promise<AppLayout> {
+export async function checkApp(path: string, io: Io, opts: { offline?: boolean } = {}): Promise<AppLayout> {
   const app = await checkLayout(path, io);
+  const mode = await packageIndex(io.env, opts);
   info(io, '\nCreating a temporary virtual environment to test the app...');
+  if (!mode.online) info(io, `Offline (${mode.reason}): robotctl's reachy_mini stand-in meets the reachy-mini dependency.`);
   let temp: Awaited<ReturnType<typeof temporaryVenv>>;
   try {
-    temp = await temporaryVenv(io.env);
+    temp = await temporaryVenv(io.env, { online: mode.online, standIn: mode.online ? null : standInDir() });
   } catch (err) {
     if (err instanceof VenvError) fail(io, err.message);
     throw err;
   }
   try {
-    await installCycle(app, temp.venv, temp.tmp, io);
+    await installCycle(app, temp.venv, temp.tmp, mode, io);
   } finally {
     temp.dispose();
   }

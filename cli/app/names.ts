@@ -27,5 +27,5 @@ export function className(pkg: string): string {
 
 /** `hello_app` → `Hello App` (README title). */
 export function displayTitle(pkg: string): string {
-  return pkg.split('_').filter(Boolean).map(capitalize).join(' ');
+  return pkg.split('_').map(capitalize).join(' ');
 }

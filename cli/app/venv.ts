@@ -20,8 +20,10 @@ export function venvPython(dir: string): string {
   return process.platform === 'win32' ? join(dir, 'Scripts', 'python.exe') : join(dir, 'bin', 'python');
 }
 
-function quietPipEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PIP_NO_INDEX: '1', PYTHONDONTWRITEBYTECODE: '1' };
+/** Online, pip keeps its own configuration (PIP_INDEX_URL, PIP_FIND_LINKS…); offline it never reaches for an index. */
+function quietPipEnv(env: NodeJS.ProcessEnv, online = false): NodeJS.ProcessEnv {
+  const quiet = { ...env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  return online ? quiet : { ...quiet, PIP_NO_INDEX: '1' };
 }
 
 export function pip(venv: Venv, args: string[]): Promise<ProcessResult> {
@@ -34,8 +36,25 @@ function findWheel(): string | null {
   return found.length ? join(WHEEL_DIR, found[found.length - 1]!) : null;
 }
 
-/** A fresh venv at `dir` that can build and install apps with no index. */
-async function buildVenv(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** Offline, the app's `reachy-mini` dependency is met by robotctl's stand-in (sdk/python). */
+async function installStandIn(venv: Venv, standIn: string): Promise<void> {
+  const copy = `${venv.dir}-standin-src`;
+  copySource(standIn, copy);
+  try {
+    const r = await pip(venv, ['install', '--no-index', '--no-build-isolation', copy]);
+    if (r.code !== 0) throw new VenvError(`Cannot install the reachy_mini stand-in: ${tail(r.stderr || r.stdout, 3)}`);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** A fresh venv at `dir` that can build and install apps with no index (and the stand-in when given). */
+async function buildVenv(dir: string, env: NodeJS.ProcessEnv, standIn: string | null): Promise<void> {
+  await buildTools(dir, env);
+  if (standIn) await installStandIn({ dir, python: venvPython(dir), env: quietPipEnv(env) }, standIn);
+}
+
+async function buildTools(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   const python = pythonCommand(env);
   const made = await runProcess(python, ['-m', 'venv', dir], { env });
   if (made.code !== 0) {
@@ -62,15 +81,15 @@ async function buildVenv(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
  * The app is installed into, and uninstalled from, that fresh venv only, so
  * one check never sees another's install and the base stays pristine.
  */
-export async function temporaryVenv(env: NodeJS.ProcessEnv): Promise<{ venv: Venv; tmp: string; dispose: () => void }> {
+export async function temporaryVenv(env: NodeJS.ProcessEnv, opts: { online: boolean; standIn: string | null }): Promise<{ venv: Venv; tmp: string; dispose: () => void }> {
   const tmp = mkdtempSync(join(tmpdir(), 'robotctl-check-'));
   const dispose = (): void => rmSync(tmp, { recursive: true, force: true });
   try {
     const dir = join(tmp, 'venv');
     const cache = env.ROBOTCTL_CHECK_VENV_CACHE;
-    if (cache) await thinVenv(await cachedBase(cache, env), dir, env);
-    else await buildVenv(dir, env);
-    return { venv: { dir, python: venvPython(dir), env: quietPipEnv(env) }, tmp, dispose };
+    if (cache) await thinVenv(await cachedBase(cache, env, opts.standIn), dir, env);
+    else await buildVenv(dir, env, opts.standIn);
+    return { venv: { dir, python: venvPython(dir), env: quietPipEnv(env, opts.online) }, tmp, dispose };
   } catch (err) {
     dispose();
     throw err;
@@ -92,14 +111,15 @@ async function thinVenv(base: string, dir: string, env: NodeJS.ProcessEnv): Prom
   writeFileSync(join(own, 'robotctl-check-base.pth'), `import site; site.addsitedir(${JSON.stringify(shared)})\n`);
 }
 
-async function cachedBase(cache: string, env: NodeJS.ProcessEnv): Promise<string> {
-  // Keyed by interpreter: a thin venv must run the Python its base was made with.
-  const base = join(cache, `base-venv-${createHash('sha256').update(pythonCommand(env)).digest('hex').slice(0, 12)}`);
+async function cachedBase(cache: string, env: NodeJS.ProcessEnv, standIn: string | null): Promise<string> {
+  // Keyed by interpreter (a thin venv must run the Python its base was made with) and by stand-in or not.
+  const key = createHash('sha256').update(pythonCommand(env)).digest('hex').slice(0, 12);
+  const base = join(cache, `base-venv-${key}${standIn ? '-standin' : ''}`);
   if (existsSync(venvPython(base))) return base;
   mkdirSync(cache, { recursive: true });
   const building = mkdtempSync(join(cache, 'building-'));
   try {
-    await buildVenv(join(building, 'venv'), env);
+    await buildVenv(join(building, 'venv'), env, standIn);
     // Atomic publish: a concurrent check that won the race keeps its copy.
     if (!existsSync(base)) renameSync(join(building, 'venv'), base);
   } catch (err) {

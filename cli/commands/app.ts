@@ -27,9 +27,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   subCommand(cmd, 'check', io)
     .description('Check an app folder: files, pyproject entry point, README metadata, install and uninstall in a temporary venv')
     .argument('<path>', 'the app folder (the one with pyproject.toml)')
-    .action(async (path: string) => {
+    .option('--offline', "install without the package index, with robotctl's reachy_mini stand-in (automatic when PIP_NO_INDEX is set or the index is unreachable)")
+    .action(async (path: string, opts: { offline?: boolean }) => {
       const { checkApp } = await import('../app/check.js');
-      await checkApp(path, io);
+      await checkApp(path, io, { offline: Boolean(opts.offline) });
     });
 
   subCommand(cmd, 'publish', io)

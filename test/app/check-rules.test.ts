@@ -36,9 +36,13 @@ const cases: [string, Break, string][] = [
   ['entry point under another name', (a) => edit(pyproject(a), 'demo_app = "demo_app.main:DemoApp"', 'demo = "demo_app.main:DemoApp"'),
     '[ERROR] pyproject.toml is missing the entrypoint for the app: demo_app = "demo_app.main:DemoApp"'],
   ['no main.py', (a) => rmSync(join(a, 'demo_app', 'main.py')), '[ERROR] main.py is missing'],
-  ['class with another base', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(RobotApp)', 'class DemoApp(object)'),
+  ['class with another base', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(ReachyMiniApp)', 'class DemoApp(object)'),
     '[ERROR] main.py is missing the class DemoApp that inherits from ReachyMiniApp'],
-  ['class with another name', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(RobotApp)', 'class Demo(RobotApp)'),
+  ['class with another name', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(ReachyMiniApp)', 'class Demo(ReachyMiniApp)'),
+    '[ERROR] main.py is missing the class DemoApp that inherits from ReachyMiniApp'],
+  ['class with a space before the base (the real rule is a plain substring)', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(ReachyMiniApp)', 'class DemoApp( ReachyMiniApp )'),
+    '[ERROR] main.py is missing the class DemoApp that inherits from ReachyMiniApp'],
+  ['the old robotctl_sdk base class', (a) => edit(join(a, 'demo_app', 'main.py'), 'class DemoApp(ReachyMiniApp)', 'class DemoApp(RobotApp)'),
     '[ERROR] main.py is missing the class DemoApp that inherits from ReachyMiniApp'],
   ['no README.md', (a) => rmSync(readme(a)), '[ERROR] README.md is missing'],
   ['README without metadata', (a) => writeFileSync(readme(a), README_BODY), '[ERROR] README.md is missing metadata section.'],
@@ -89,16 +93,16 @@ t.test('the rules pass in order before the failing one', async (t) => {
     "[OK] Package 'demo_app' found at demo_app/",
     '[OK] pyproject.toml contains the correct entrypoint for the app.',
     '[OK] demo_app/main.py exists.',
-    '[OK] main.py contains the class DemoApp that inherits from RobotApp.',
+    '[OK] main.py contains the class DemoApp that inherits from ReachyMiniApp.',
   ]);
+  t.match(r.stdout, 'Found entrypoint: demo_app = "demo_app.main:DemoApp"\n[OK] pyproject.toml contains the correct entrypoint', 'entry points listed like the real assistant');
   t.equal(r.stderr, '[ERROR] README.md is missing\n');
 });
 
-t.test('src layout and a ReachyMiniApp base are accepted', async (t) => {
+t.test('src layout is accepted', async (t) => {
   const app = freshApp(t.testdir());
   mkdirSync(join(app, 'src'));
   renameSync(join(app, 'demo_app'), join(app, 'src', 'demo_app'));
-  edit(join(app, 'src', 'demo_app', 'main.py'), 'class DemoApp(RobotApp)', 'class DemoApp(ReachyMiniApp)');
   rmSync(readme(app)); // stop right after the rules under test
   const r = await runInProcess(['app', 'check', app]);
   t.match(r.stdout, "[OK] Package 'demo_app' found at src/demo_app/");

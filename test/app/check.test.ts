@@ -4,11 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli.js';
 
+// About a dozen pip runs: give the file room on a loaded 2-core box.
+t.setTimeout(600_000);
+
 // One base venv for the whole file (ROBOTCTL_CHECK_VENV_CACHE); each check
 // still copies it, installs, and uninstalls in its own temporary venv.
 const cache = mkdtempSync(join(tmpdir(), 'robotctl-test-venv-cache-'));
 t.teardown(() => rmSync(cache, { recursive: true, force: true }));
-const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: cache };
+// No package index here (PIP_NO_INDEX): installs use the reachy_mini stand-in.
+const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: cache, PIP_NO_INDEX: '1' };
 
 function checkTemps(): string[] {
   return readdirSync(tmpdir()).filter((f) => f.startsWith('robotctl-check-'));
@@ -24,6 +28,7 @@ for (const template of ['default', 'conversation']) {
     const r = await runInProcess(['app', 'check', app], { env });
     t.equal(r.code, 0, r.stderr);
     t.equal(r.stderr, '');
+    t.match(r.stdout, "Offline (PIP_NO_INDEX is set): robotctl's reachy_mini stand-in meets the reachy-mini dependency.");
     t.match(r.stdout, '[OK] App entrypoint is registered correctly.');
     t.match(r.stdout, '[OK] App installation and uninstallation tests passed.');
     t.ok(r.stdout.endsWith("[OK] App 'my_app' passed all checks!\n"), 'last line');
@@ -85,4 +90,34 @@ t.test('app create --publish checks the new app and publishes it to the hub', as
   const repo = hub.data();
   t.ok(JSON.stringify(repo).includes('bob/fresh_app'), 'the Space exists on the hub');
   t.notMatch(r.stdout + r.stderr, token);
+});
+
+t.test('an unreachable index is detected within seconds and the check goes on offline', async (t) => {
+  const { createServer } = await import('node:net');
+  // A port that was free a moment ago: nothing listens, the connection is refused.
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const dest = t.testdir();
+  await runInProcess(['app', 'create', 'probe_app', dest], { env });
+  const { PIP_NO_INDEX: _drop, ...online } = env;
+  const r = await runInProcess(['app', 'check', join(dest, 'probe_app')], { env: { ...online, PIP_INDEX_URL: `http://127.0.0.1:${port}/simple/` } });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, `Offline (the package index http://127.0.0.1:${port}/simple/ is unreachable)`);
+  t.match(r.stdout, "[OK] App 'probe_app' passed all checks!");
+});
+
+t.test('an app whose dependency is neither installed nor in a local wheelhouse fails with pip\'s words', async (t) => {
+  const dest = t.testdir();
+  await runInProcess(['app', 'create', 'needy_app', dest], { env });
+  const pyproject = join(dest, 'needy_app', 'pyproject.toml');
+  writeFileSync(pyproject, readFileSync(pyproject, 'utf8').replace('"reachy-mini"', '"reachy-mini",\n    "robotctl-no-such-package>=1"'));
+  const r = await runInProcess(['app', 'check', join(dest, 'needy_app'), '--offline'], { env });
+  t.equal(r.code, 1);
+  t.match(r.stdout, 'Offline (--offline)');
+  t.match(r.stderr, /^\[ERROR\] pip install of the app failed:\n/);
+  t.match(r.stderr, 'robotctl-no-such-package');
 });

@@ -38,12 +38,15 @@ t.test('default template: exactly the layout of spec §5', async (t) => {
   const readme = readFileSync(join(base, 'README.md'), 'utf8');
   t.match(readme, /^---\ntitle: Hello App\nemoji: .+\ncolorFrom: red\ncolorTo: blue\nsdk: static\npinned: false\nshort_description: .+\ntags:\n - reachy_mini\n - reachy_mini_python_app\n---\n/);
   const main = readFileSync(join(base, 'hello_app', 'main.py'), 'utf8');
-  t.match(main, 'from robotctl_sdk import Robot, RobotApp, create_head_pose');
-  t.match(main, 'class HelloApp(RobotApp):');
+  t.match(main, 'from reachy_mini import ReachyMini, ReachyMiniApp\nfrom reachy_mini.utils import create_head_pose');
+  t.match(main, 'class HelloApp(ReachyMiniApp):');
+  t.match(main, 'def run(self, reachy_mini: ReachyMini, stop_event: threading.Event):');
+  t.match(pyproject, 'dependencies = [\n    "reachy-mini"\n]');
+  t.match(pyproject, 'keywords = ["reachy-mini-app"]');
   t.match(main, 'custom_app_url: str | None = "http://0.0.0.0:8042"');
   t.match(main, '@self.settings_app.post("/antennas")');
   t.match(main, 'time.sleep(0.02)');
-  t.match(main, /if __name__ == "__main__":\n    app = HelloApp\(\)\n    try:\n        app.wrapped_run\(\)\n    except KeyboardInterrupt:\n        app.stop\(\)\n    sys.exit\(0\)/);
+  t.match(main, /if __name__ == "__main__":\n    app = HelloApp\(\)\n    try:\n        app.wrapped_run\(\)\n    except KeyboardInterrupt:\n        app.stop\(\)\n$/);
   t.notMatch(readFileSync(join(base, 'hello_app', 'static', 'index.html'), 'utf8'), '{{');
 });
 
@@ -54,7 +57,8 @@ t.test('conversation template: the same layout plus audio and motion modules', a
   const got = files(join(dest, 'chat_bot'));
   t.same(got, [...SPEC_LAYOUT.map((f) => f.replace('hello_app/', 'chat_bot/')), 'chat_bot/audio.py', 'chat_bot/motion.py'].sort());
   const main = readFileSync(join(dest, 'chat_bot', 'chat_bot', 'main.py'), 'utf8');
-  t.match(main, 'class ChatBot(RobotApp):');
+  t.match(main, 'class ChatBot(ReachyMiniApp):');
+  t.match(readFileSync(join(dest, 'chat_bot', 'pyproject.toml'), 'utf8'), '"reachy-mini"');
   t.match(readFileSync(join(dest, 'chat_bot', 'chat_bot', 'audio.py'), 'utf8'), 'HARDWARE');
   for (const f of tree(join(dest, 'chat_bot'))) t.notMatch(readFileSync(f, 'utf8'), /\{\{\w+\}\}/, `${f} fully rendered`);
 });

@@ -52,7 +52,7 @@ t.test('publish creates alice/pub_app and uploads the files in one commit', asyn
   t.notOk(files.some((f) => f.includes('__pycache__') || f.includes('egg-info') || f.endsWith('.log')));
   t.ok(files.includes('pub_app/main.py') && files.includes('README.md') && files.includes('.gitignore'));
   const main = await client.downloadFile('space', 'alice/pub_app', 'pub_app/main.py');
-  t.match(main.toString(), 'class PubApp(RobotApp)');
+  t.match(main.toString(), 'class PubApp(ReachyMiniApp)');
 });
 
 t.test('publishing again mirrors the folder: changed files updated, removed files deleted', async (t) => {

@@ -7,7 +7,7 @@ import type { AppStatus } from '../../lib/wire/daemon.js';
 import { alive } from '../helpers/processes.js';
 import { until } from '../helpers/wait.js';
 
-// The shipped example apps (examples/apps, written with robotctl_sdk) run
+// The shipped example apps (examples/apps, real Reachy Mini apps that import reachy_mini) run
 // unchanged on the bundled daemon: installed from their folders like a
 // developer would (`source_kind: local`).
 

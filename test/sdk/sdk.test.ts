@@ -2,14 +2,33 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join, basename } from 'node:path';
+import { spawn } from 'node:child_process';
 import { sdkDir } from '../app/helpers.js';
+import { startDaemon } from '../../runtime/daemon/server.js';
+
+// The reachy_mini stand-in (sdk/python): its own unit tests against a real
+// daemon, and an offline install as the daemon and `app check` do it.
 
 const quiet = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
 
-t.test('the SDK unit tests pass (python3 -m unittest)', async (t) => {
-  const r = spawnSync('python3', ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], {
-    cwd: sdkDir, env: quiet, encoding: 'utf8', timeout: 60_000,
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (status) => { clearTimeout(timer); resolve({ status, stderr }); });
   });
+}
+
+t.test('the stand-in unit tests pass (python3 -m unittest) against a daemon', async (t) => {
+  const daemon = await startDaemon({ appsDir: t.testdir(), sim: true, port: 0, startupApp: null });
+  t.teardown(() => daemon.close());
+  // Async spawn: the daemon runs in this process and must keep serving.
+  const r = await run('python3', ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], {
+    cwd: sdkDir, env: { ...quiet, ROBOT_DAEMON_URL: daemon.url },
+  });
+  t.notMatch(r.stderr, /skipped/, 'nothing skipped');
   t.equal(r.status, 0, r.stderr);
   t.match(r.stderr, /Ran \d+ tests/);
   t.match(r.stderr, /\nOK\n/);
@@ -29,9 +48,13 @@ t.test('the SDK installs offline into a venv and imports with no source tree aro
   }
   const install = spawnSync(py, ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', src], { env: quiet, encoding: 'utf8' });
   t.equal(install.status, 0, install.stderr);
-  const probe = spawnSync(py, ['-c', 'import robotctl_sdk as s; print(s.__version__, s.RobotApp is s.ReachyMiniApp, s.Robot is s.ReachyMini, s.create_head_pose()[3])'], {
-    cwd: dir, env: quiet, encoding: 'utf8',
-  });
-  t.equal(probe.stdout.trim(), '0.1.0 True True [0.0, 0.0, 0.0, 1.0]', probe.stderr);
+  const script = [
+    'import importlib.metadata as m, reachy_mini as s',
+    'from reachy_mini import ReachyMini, ReachyMiniApp',
+    'from reachy_mini.utils import create_head_pose',
+    'print(m.version("reachy-mini"), s.STANDIN, list(create_head_pose()[3]))',
+  ].join('\n');
+  const probe = spawnSync(py, ['-c', script], { cwd: dir, env: quiet, encoding: 'utf8' });
+  t.equal(probe.stdout.trim(), '1.10.0+robotctl.standin True [0.0, 0.0, 0.0, 1.0]', probe.stderr);
   t.notOk(existsSync(join(sdkDir, 'build')), 'no build/ left in sdk/python');
 });

@@ -4,14 +4,15 @@ import json
 import os
 import tempfile
 import threading
+import time
 import unittest
 import urllib.request
 from pathlib import Path
 from unittest import mock
 
-from robotctl_sdk import ReachyMiniApp, RobotApp
+from reachy_mini import ReachyMiniApp
 
-from .recorder import Recorder
+from .daemon import daemon_url, full_state
 
 
 def fetch(url, body=None):
@@ -23,13 +24,13 @@ def fetch(url, body=None):
 
 class AppTest(unittest.TestCase):
     def setUp(self):
-        self.rec = Recorder()
+        self.url = daemon_url(self)
         self.tmp = tempfile.TemporaryDirectory()
         static = Path(self.tmp.name) / "static"
         static.mkdir()
         (static / "index.html").write_text("<h1>settings</h1>")
         (static / "main.js").write_text("console.log(1)")
-        env = {"ROBOT_DAEMON_URL": self.rec.url, "ROBOTCTL_APP_SETTINGS_URL": "http://127.0.0.1:0"}
+        env = {"ROBOT_DAEMON_URL": self.url, "ROBOTCTL_APP_SETTINGS_URL": "http://127.0.0.1:0"}
         self.env = mock.patch.dict(os.environ, env)
         self.env.start()
         self.static_root = Path(self.tmp.name)
@@ -37,12 +38,11 @@ class AppTest(unittest.TestCase):
     def tearDown(self):
         self.env.stop()
         self.tmp.cleanup()
-        self.rec.close()
 
     def make_app(self, body):
         root = self.static_root
 
-        class SettingsApp(RobotApp):
+        class SettingsApp(ReachyMiniApp):
             custom_app_url = "http://0.0.0.0:8042"
 
             def _module_dir(self):
@@ -53,9 +53,6 @@ class AppTest(unittest.TestCase):
 
         return SettingsApp()
 
-    def test_alias(self):
-        self.assertIs(ReachyMiniApp, RobotApp)
-
     def test_settings_page_routes_and_run(self):
         seen = {}
 
@@ -65,6 +62,7 @@ class AppTest(unittest.TestCase):
                 return {"antennas_enabled": bool(state["enabled"])}
 
             robot.set_target(antennas=[0.1, 0.1])
+            time.sleep(0.1)  # fire-and-forget: let the daemon apply it before run() returns
             url = app.settings_url
             seen["index"] = fetch(url + "/")
             seen["js"] = fetch(url + "/static/main.js")
@@ -84,7 +82,7 @@ class AppTest(unittest.TestCase):
         self.assertEqual(seen["escape"], 404)
         self.assertTrue(app.stop_event.is_set())
         self.assertIsNone(app.settings_url)  # server stopped after run
-        self.assertEqual(self.rec.bodies("/api/move/set_target"), [{"target_antennas": [0.1, 0.1]}])
+        self.assertEqual(full_state(self.url)["antennas_position"], [0.1, 0.1])
 
     def test_exception_is_recorded_and_reraised(self):
         def body(app, robot, stop_event):
@@ -130,7 +128,7 @@ class AppTest(unittest.TestCase):
         self.assertIn("Settings page not started", err.getvalue())
 
     def test_no_webserver_without_url(self):
-        class Plain(RobotApp):
+        class Plain(ReachyMiniApp):
             def run(self, robot, stop_event):
                 pass
 

@@ -1,9 +1,14 @@
 import math
 import unittest
 
-from robotctl_sdk import create_head_pose
-from robotctl_sdk.pose import euler_xyz_to_matrix, shape_of
+from reachy_mini.utils import create_head_pose
+from reachy_mini.utils.pose import euler_xyz_to_matrix, shape_of, to_plain
 
+
+
+def pose(**kw):
+    """create_head_pose as lists (it returns a numpy array where numpy is installed)."""
+    return to_plain(create_head_pose(**kw))
 
 def apply(m, v):
     return [sum(m[i][k] * v[k] for k in range(3)) for i in range(3)]
@@ -15,15 +20,15 @@ class CreateHeadPoseTest(unittest.TestCase):
             self.assertAlmostEqual(g, w, places=9)
 
     def test_identity(self):
-        self.assertEqual(create_head_pose(), [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+        self.assertEqual(pose(), [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
 
     def test_translation_metres_and_mm(self):
-        self.assertVec([r[3] for r in create_head_pose(x=0.01, y=0.02, z=0.03)], [0.01, 0.02, 0.03, 1])
-        self.assertVec([r[3] for r in create_head_pose(x=10, z=-5, mm=True)], [0.01, 0, -0.005, 1])
+        self.assertVec([r[3] for r in pose(x=0.01, y=0.02, z=0.03)], [0.01, 0.02, 0.03, 1])
+        self.assertVec([r[3] for r in pose(x=10, z=-5, mm=True)], [0.01, 0, -0.005, 1])
 
     def test_degrees_and_radians_agree(self):
-        a = create_head_pose(roll=10, pitch=-20, yaw=30)
-        b = create_head_pose(roll=math.radians(10), pitch=math.radians(-20), yaw=math.radians(30), degrees=False)
+        a = pose(roll=10, pitch=-20, yaw=30)
+        b = pose(roll=math.radians(10), pitch=math.radians(-20), yaw=math.radians(30), degrees=False)
         for ra, rb in zip(a, b):
             self.assertVec(ra, rb)
 
@@ -38,7 +43,7 @@ class CreateHeadPoseTest(unittest.TestCase):
         want = [[0.81379768, -0.44096961, 0.37852231],
                 [0.46984631, 0.88256412, 0.01802831],
                 [-0.34202014, 0.16317591, 0.92541658]]
-        got = create_head_pose(roll=10, pitch=20, yaw=30)
+        got = pose(roll=10, pitch=20, yaw=30)
         for i in range(3):
             for j in range(3):
                 self.assertAlmostEqual(got[i][j], want[i][j], places=7)

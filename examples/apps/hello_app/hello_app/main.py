@@ -1,25 +1,37 @@
 import math
-import sys
 import threading
 import time
 
-from robotctl_sdk import Robot, RobotApp, create_head_pose
+from reachy_mini import ReachyMini, ReachyMiniApp
+from reachy_mini.utils import create_head_pose
 
 
-class HelloApp(RobotApp):
-    # The app's own settings page (served from static/ while the app runs).
+class HelloApp(ReachyMiniApp):
+    # Optional: URL to a custom configuration page for the app
+    # eg. "http://localhost:8042"
     custom_app_url: str | None = "http://0.0.0.0:8042"
 
-    def run(self, robot: Robot, stop_event: threading.Event) -> None:
-        antennas_enabled = True
+    def run(self, reachy_mini: ReachyMini, stop_event: threading.Event):
+        t0 = time.time()
 
+        antennas_enabled = True
+        sound_play_requested = False
+
+        # You can ignore this part if you don't want to add settings to your app. If you set custom_app_url to None, you have to remove this part as well.
+        # === vvv ===
         @self.settings_app.post("/antennas")
-        def update_antennas_state(state: dict) -> dict:
+        def update_antennas_state(state: dict):
             nonlocal antennas_enabled
             antennas_enabled = bool(state.get("enabled"))
             return {"antennas_enabled": antennas_enabled}
 
-        t0 = time.time()
+        @self.settings_app.post("/play_sound")
+        def request_sound_play():
+            nonlocal sound_play_requested
+            sound_play_requested = True
+        # === ^^^ ===
+
+        # Main control loop
         while not stop_event.is_set():
             t = time.time() - t0
 
@@ -27,13 +39,24 @@ class HelloApp(RobotApp):
             head_pose = create_head_pose(yaw=yaw_deg, degrees=True)
 
             if antennas_enabled:
-                amp = math.radians(25.0)
-                a = amp * math.sin(2.0 * math.pi * 0.5 * t)
-                antennas = [a, -a]
+                amp_deg = 25.0
+                a = amp_deg * math.sin(2.0 * math.pi * 0.5 * t)
+                antennas_deg = [a, -a]
             else:
-                antennas = [0.0, 0.0]
+                antennas_deg = [0.0, 0.0]
 
-            robot.set_target(head=head_pose, antennas=antennas)
+            if sound_play_requested:
+                print("Playing sound...")
+                reachy_mini.media.play_sound("wake_up.wav")
+                sound_play_requested = False
+
+            antennas_rad = [math.radians(d) for d in antennas_deg]
+
+            reachy_mini.set_target(
+                head=head_pose,
+                antennas=antennas_rad,
+            )
+
             time.sleep(0.02)
 
 
@@ -43,4 +66,3 @@ if __name__ == "__main__":
         app.wrapped_run()
     except KeyboardInterrupt:
         app.stop()
-    sys.exit(0)

@@ -1,17 +1,18 @@
 import sys
 import threading
 
-from robotctl_sdk import Robot, RobotApp, create_head_pose
+from reachy_mini import ReachyMini, ReachyMiniApp
+from reachy_mini.utils import create_head_pose
 
 
-class OneshotApp(RobotApp):
+class OneshotApp(ReachyMiniApp):
     """Nods once and exits 0 by itself (the daemon then reports `done`)."""
 
     custom_app_url: str | None = None
 
-    def run(self, robot: Robot, stop_event: threading.Event) -> None:
-        robot.goto_target(head=create_head_pose(pitch=10.0), antennas=[0.5, -0.5], duration=0.3)
-        robot.goto_target(head=create_head_pose(), antennas=[-0.1745, 0.1745], duration=0.3)
+    def run(self, reachy_mini: ReachyMini, stop_event: threading.Event) -> None:
+        reachy_mini.goto_target(head=create_head_pose(pitch=10.0), antennas=[0.5, -0.5], duration=0.3)
+        reachy_mini.goto_target(head=create_head_pose(), antennas=[-0.1745, 0.1745], duration=0.3)
         print("oneshot_app: done", flush=True)
 
 

@@ -5,7 +5,8 @@ import sys
 import threading
 import time
 
-from robotctl_sdk import Robot, RobotApp, create_head_pose
+from reachy_mini import ReachyMini, ReachyMiniApp
+from reachy_mini.utils import create_head_pose
 
 # A helper process that also ignores SIGINT, so a daemon must kill the whole
 # process group (not only the app) to leave nothing behind. It gives up by
@@ -13,18 +14,18 @@ from robotctl_sdk import Robot, RobotApp, create_head_pose
 CHILD = "import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); time.sleep(300)"
 
 
-class StubbornApp(RobotApp):
+class StubbornApp(ReachyMiniApp):
     """Ignores SIGINT and its stop_event: only a kill ends it."""
 
     custom_app_url: str | None = None
 
-    def run(self, robot: Robot, stop_event: threading.Event) -> None:
+    def run(self, reachy_mini: ReachyMini, stop_event: threading.Event) -> None:
         child = subprocess.Popen([sys.executable, "-c", CHILD])
         print(f"stubborn_app pid {os.getpid()} child pid {child.pid}", flush=True)
         t0 = time.time()
         while True:  # stop_event is ignored on purpose
             yaw = 10.0 if int(time.time() - t0) % 2 else -10.0
-            robot.set_target(head=create_head_pose(yaw=yaw))
+            reachy_mini.set_target(head=create_head_pose(yaw=yaw))
             time.sleep(0.02)
 
 

@@ -1,17 +1,16 @@
-import sys
 import threading
 import time
 
-from robotctl_sdk import Robot, RobotApp
+from reachy_mini import ReachyMini, ReachyMiniApp
 
 from .audio import AudioPipeline
 from .motion import fuse
 
 
-class {{class_name}}(RobotApp):
+class {{class_name}}(ReachyMiniApp):
     custom_app_url: str | None = "http://0.0.0.0:8042"
 
-    def run(self, robot: Robot, stop_event: threading.Event) -> None:
+    def run(self, reachy_mini: ReachyMini, stop_event: threading.Event) -> None:
         audio = AudioPipeline()
         state = {"personality": "friendly", "look_yaw": 0.0, "history": []}
 
@@ -47,7 +46,7 @@ class {{class_name}}(RobotApp):
         while not stop_event.is_set():
             now = time.time()
             head, antennas = fuse(now - t0, audio.speech_level(now), state["look_yaw"])
-            robot.set_target(head=head, antennas=antennas)
+            reachy_mini.set_target(head=head, antennas=antennas)
             time.sleep(0.02)
         talker.join(timeout=1)
 
@@ -58,4 +57,3 @@ if __name__ == "__main__":
         app.wrapped_run()
     except KeyboardInterrupt:
         app.stop()
-    sys.exit(0)

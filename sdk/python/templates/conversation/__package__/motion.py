@@ -1,9 +1,9 @@
 """Movement fusion: several motion layers summed into one target per tick."""
 
 import math
-from typing import List, Tuple
+from typing import Any, List, Tuple
 
-from robotctl_sdk import create_head_pose
+from reachy_mini.utils import create_head_pose
 
 
 def breathing(t: float) -> Tuple[float, float]:
@@ -16,7 +16,7 @@ def speech_wobble(t: float, level: float) -> Tuple[float, float]:
     return level * 4.0 * math.sin(2 * math.pi * 3.0 * t), level * 3.0 * math.sin(2 * math.pi * 2.3 * t)
 
 
-def fuse(t: float, level: float, look_yaw_deg: float) -> Tuple[List[List[float]], List[float]]:
+def fuse(t: float, level: float, look_yaw_deg: float) -> Tuple[Any, List[float]]:
     z_mm, pitch = breathing(t)
     roll, wobble_pitch = speech_wobble(t, level)
     head = create_head_pose(z=z_mm, roll=roll, pitch=pitch + wobble_pitch, yaw=look_yaw_deg, mm=True)

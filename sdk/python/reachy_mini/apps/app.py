@@ -1,52 +1,70 @@
-"""RobotApp: the base class of an app (spec robot-daemon §5)."""
+"""ReachyMiniApp: the base class of an app, with the real SDK's contract.
+
+``run(reachy_mini, stop_event)`` is the app; ``wrapped_run()`` serves the
+settings page (``settings_app``, at ``custom_app_url``) in a thread, connects
+a ``ReachyMini``, runs, records a traceback on error, and always cleans up;
+``stop()`` sets ``stop_event``.
+
+The settings page binds the host and port of ``custom_app_url`` (the real
+apps' ``http://0.0.0.0:8042``) unless ``ROBOTCTL_APP_SETTINGS_URL`` says
+otherwise: robotctl's daemon sets it to a free port for each app it starts,
+so apps of several simulated robots on one machine never collide.
+"""
 
 from __future__ import annotations
 
-import abc
+import logging
 import os
+import socket
 import sys
 import threading
 import traceback
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
-from .robot import Robot
+from ..reachy_mini import ReachyMini, daemon_address
 from .settings import SettingsApp
 
-# Lets a test or a second app on one machine move the settings page (e.g.
-# http://127.0.0.1:0 for a free port) without editing the app's code.
 SETTINGS_URL_ENV = "ROBOTCTL_APP_SETTINGS_URL"
 
 
-class RobotApp(abc.ABC):
+class ReachyMiniApp(ABC):
     custom_app_url: Optional[str] = None
     dont_start_webserver: bool = False
+    request_media_backend: Optional[str] = None
 
-    def __init__(self) -> None:
+    def __init__(self, running_on_wireless: bool = False) -> None:
         self.stop_event = threading.Event()
         self.error: str = ""
+        self.logger = logging.getLogger("reachy_mini.app")
+        self.daemon_on_localhost = self._check_daemon_on_localhost()
+        self.media_backend = self.request_media_backend if self.request_media_backend is not None else "default"
         self.settings_app: Optional[SettingsApp] = None
         if self.custom_app_url is not None and not self.dont_start_webserver:
             static = self._module_dir() / "static"
             self.settings_app = SettingsApp(static if static.is_dir() else None)
 
-    @abc.abstractmethod
-    def run(self, robot: Robot, stop_event: threading.Event) -> None:
+    @staticmethod
+    def _check_daemon_on_localhost(timeout: float = 0.5) -> bool:
+        host, port = daemon_address()
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                return True
+        except OSError:
+            return False
+
+    @abstractmethod
+    def run(self, reachy_mini: ReachyMini, stop_event: threading.Event) -> None:
         """The app: loop until ``stop_event`` is set (or return when done)."""
 
-    def make_robot(self) -> Robot:
-        """The robot client ``wrapped_run`` passes to ``run`` (override in tests)."""
-        return Robot()
-
     def wrapped_run(self, *args: Any, **kwargs: Any) -> None:
-        """Serve the settings page, connect the robot, run, always clean up."""
         self._start_settings()
-        robot: Optional[Robot] = None
         try:
-            robot = Robot(*args, **kwargs) if args or kwargs else self.make_robot()
-            robot.connect()
-            self.run(robot, self.stop_event)
+            mode = "localhost_only" if self.daemon_on_localhost else "network"
+            with ReachyMini(*args, media_backend=self.media_backend, connection_mode=mode, **kwargs) as reachy_mini:
+                self.run(reachy_mini, self.stop_event)
         except Exception:
             self.error = traceback.format_exc()
             raise
@@ -54,8 +72,6 @@ class RobotApp(abc.ABC):
             self.stop_event.set()
             if self.settings_app is not None:
                 self.settings_app.stop()
-            if robot is not None:
-                robot.close()
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -63,7 +79,7 @@ class RobotApp(abc.ABC):
 
     @property
     def settings_url(self) -> Optional[str]:
-        """Where the settings page really listens (after wrapped_run started it)."""
+        """Where the settings page really listens (once wrapped_run started it)."""
         if self.settings_app is None or self.settings_app.port is None:
             return None
         host = urlsplit(self._settings_address()).hostname or "127.0.0.1"
@@ -82,14 +98,10 @@ class RobotApp(abc.ABC):
         try:
             self.settings_app.start(host, port)
         except OSError as err:
-            # Another app (or a stale one) holds the port: the app itself
-            # still runs, only its settings page is missing.
+            # The port is taken (another app): the app still runs, without its page, and says so.
             print(f"Settings page not started on {host}:{port}: {err}", file=sys.stderr, flush=True)
 
     def _module_dir(self) -> Path:
         module = sys.modules.get(type(self).__module__)
         file = getattr(module, "__file__", None)
         return Path(file).resolve().parent if file else Path.cwd()
-
-
-ReachyMiniApp = RobotApp

@@ -88,8 +88,12 @@ class SettingsApp:
                 arg = json.loads(body) if body else None
             except ValueError:
                 return 422, {"detail": "Request body is not valid JSON"}
-        takes_arg = len(inspect.signature(fn).parameters) > 0
-        return 200, fn(arg) if takes_arg else fn()
+        params = list(_signature(fn).parameters.values())
+        if not params:
+            return 200, fn()
+        # A pydantic model annotation (the real settings_app is FastAPI) gets the body validated into it.
+        model = getattr(params[0].annotation, "model_validate", None)
+        return 200, fn(model(arg) if callable(model) and isinstance(arg, dict) else arg)
 
     def static_file(self, path: str) -> Optional[Path]:
         if self.static_dir is None:
@@ -106,6 +110,13 @@ class SettingsApp:
         if root != target and root not in target.parents:
             return None
         return target if target.is_file() else None
+
+
+def _signature(fn: Handler) -> inspect.Signature:
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except Exception:  # an annotation that names a local class cannot be evaluated
+        return inspect.signature(fn)
 
 
 class _RequestHandler(BaseHTTPRequestHandler):

@@ -1,4 +1,4 @@
-"""Head poses as plain 4x4 lists (numpy is accepted, never required)."""
+"""Head poses as 4x4 matrices: numpy arrays when numpy is installed, else nested lists."""
 
 from __future__ import annotations
 
@@ -58,7 +58,16 @@ def create_head_pose(
     scale = 0.001 if mm else 1.0
     rot = euler_xyz_to_matrix(float(roll), float(pitch), float(yaw))
     t = [float(x) * scale, float(y) * scale, float(z) * scale]
-    return [rot[0] + [t[0]], rot[1] + [t[1]], rot[2] + [t[2]], [0.0, 0.0, 0.0, 1.0]]
+    return as_matrix([rot[0] + [t[0]], rot[1] + [t[1]], rot[2] + [t[2]], [0.0, 0.0, 0.0, 1.0]])
+
+
+def as_matrix(rows: Any) -> Any:
+    """A numpy array when numpy is installed (what the real SDK returns), else the lists."""
+    try:
+        import numpy as np  # type: ignore[import-not-found]
+    except ImportError:
+        return rows
+    return np.array(rows, dtype=float)
 
 
 def to_plain(value: Any) -> Any:
