@@ -64,7 +64,7 @@ async function serve(ctx: HubContext, type: RepoType, req: Req, reply: FastifyRe
     return reply;
   }
   const updated = await ctx.git.lock.run(repoKey(repo), async () => {
-    ctx.git.invalidate(type, repoId);
+    // Every other writer holds this lock and keeps the cached refs exact, so they are the state before the push.
     const before = new Map(await ctx.git.refs(type, repoId));
     await runHttpBackend(cgi, reply.raw);
     ctx.git.invalidate(type, repoId);
