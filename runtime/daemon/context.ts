@@ -28,6 +28,8 @@ export interface DaemonOptions {
   log?: (line: string) => void;
   /** The environment apps inherit (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Answer like the real Reachy Mini daemon where it differs (tests of robotctl against a real robot; like-real.ts). */
+  likeRealDaemon?: boolean;
 }
 
 export interface DaemonContext {

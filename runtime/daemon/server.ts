@@ -1,3 +1,4 @@
+import { behaveLikeRealDaemon } from './like-real.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { errorMessage } from '../../lib/errors.js';
@@ -65,6 +66,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     await Promise.race([ctx.jobs.drain(), new Promise((r) => setTimeout(r, 5000).unref())]);
     await ctx.closeHub();
   });
+  if (opts.likeRealDaemon) behaveLikeRealDaemon(app);
   appsRoutes(app, ctx);
   jobRoutes(app, ctx);
   daemonRoutes(app, ctx);

@@ -29,6 +29,9 @@ export function daemonStatus(ctx: DaemonContext): Record<string, unknown> {
     wlan_ip: null,
     version: VERSION,
     hardware_id: null,
+    // Not in the real daemon's status: robotctl plans `path:` apps (local
+    // installs, which the real daemon refuses over REST) only on its simulator.
+    robotctl_simulator: true,
   };
 }
 
