@@ -6,7 +6,10 @@ import type { AppRecord } from '../state/types.js';
 // Is an installed app the one robot.yaml asks for? The daemon's AppInfo
 // says where it came from (url / extra.path) and sometimes its revision
 // (extra.installed_sha from robotctl's daemon, extra.sha from others); when it
-// does not, the state's record of our install decides.
+// does not (the real daemon's list carries neither), the state's record of
+// our install decides. With no record either (the state was lost), an app
+// installed under the same name is adopted: only its revision is compared
+// with the Space's, so it is updated in place, never removed and reinstalled.
 
 export function appInfoFor(spec: AppSpec): AppInfo {
   if (spec.path !== null) {
@@ -39,6 +42,12 @@ export function appChange(
   target: AppRecord,
 ): Pick<UpdateAppAction, 'cause' | 'previous' | 'reason'> | null {
   const previous = installedRecord(info, owned);
+  const unknownOrigin = previous.source === null && previous.path === null && owned === undefined;
+  if (unknownOrigin && spec.source !== null) {
+    if (target.sha === null || previous.sha === target.sha) return null;
+    const from = previous.sha === null ? 'its revision is unknown' : `at ${short(previous.sha)}`;
+    return { cause: 'revision', previous, reason: `installed under this name and adopted (${from}); Space ${spec.spaceId ?? '?'} is at ${short(target.sha)}` };
+  }
   if (!sameUrl(previous.source, spec.source) || previous.path !== spec.path) {
     const from = previous.source ?? previous.path ?? 'an unknown source';
     return { cause: 'source', previous, reason: `installed from ${from}, robot.yaml wants ${spec.source ?? spec.path ?? '?'}` };

@@ -6,6 +6,7 @@ import { planRobot } from './plan-robots.js';
 import { desiredDigest, observationDigest } from './digest.js';
 import { PlanError } from './plan-error.js';
 import { webhookSpecHash } from './hash.js';
+import { installProblems } from './plan-app-checks.js';
 
 export { PlanError } from './plan-error.js';
 
@@ -34,6 +35,8 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
     robotActions.push(...r.actions);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }
+  const problems = installProblems(desired, observed, robotActions);
+  if (problems.length > 0) throw new PlanError(`robot.yaml asks for installs the robots cannot do:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   const all: Action[] = [...hub.actions, ...robotActions];
   refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));

@@ -103,7 +103,7 @@ t.test('apply through the drivers', async (t) => {
     const cfg = withRobot('quiet_app');
     (cfg.robots.desk as RobotSpec).url = 'http://127.0.0.1:9';
     const p = {
-      ...plan(cfg, { hub: { ok: true, webhooks: await hubClient.listWebhooks() }, spaces: {}, robots: { desk: { reachable: true, daemon: { robot_name: 'x', state: 'running' }, installed: [], current: null } } }, await readState(statePath)),
+      ...plan(cfg, { hub: { ok: true, webhooks: await hubClient.listWebhooks() }, spaces: {}, robots: { desk: { reachable: true, daemon: { robot_name: 'x', state: 'running', robotctl_simulator: true }, installed: [], current: null } } }, await readState(statePath)),
     };
     const events: ApplyEvent[] = [];
     const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state: await readState(statePath) }, new AbortController().signal, (e) => events.push(e));

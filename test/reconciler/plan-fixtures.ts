@@ -83,7 +83,7 @@ export function installedOf(spec: AppSpec, extra: Record<string, unknown> = {}):
 export function robotObs(installed: AppInfo[] = [], current: { app: AppInfo; state: AppState } | null = null): RobotObservation {
   return {
     reachable: true,
-    daemon: { robot_name: 'reachy_mini', state: 'running' },
+    daemon: { robot_name: 'reachy_mini', state: 'running', robotctl_simulator: true },
     installed,
     current: current && { info: current.app, state: current.state, error: current.state === 'error' ? 'Process exited with code 1' : null },
   };

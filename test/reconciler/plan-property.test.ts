@@ -78,7 +78,7 @@ const robotArb: fc.Arbitrary<RobotObservation> = fc.oneof(
   }).map(({ installed, current }) => {
     const list = installed.filter((x): x is AppInfo => x !== undefined);
     const info = current ? list[current.which] ?? { name: 'toy', source_kind: 'installed' as const, description: '', url: null, extra: {} } : null;
-    return { reachable: true as const, daemon: { robot_name: 'reachy_mini', state: 'running' as const }, installed: list, current: info && current ? { info, state: current.state, error: null } : null };
+    return { reachable: true as const, daemon: { robot_name: 'reachy_mini', state: 'running' as const, robotctl_simulator: true }, installed: list, current: info && current ? { info, state: current.state, error: null } : null };
   }) },
 );
 
