@@ -1,10 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import type { Io } from '../lib/io.js';
 import { ExitError, UsageError } from '../lib/errors.js';
+import { EXIT } from './exit-codes.js';
 
 /**
  * A commander Command wired to an Io: help goes to io.out, parse errors become
- * UsageError (exit 2), and nothing calls process.exit behind our back.
+ * UsageError (exit 64, see exit-codes.ts), and nothing calls process.exit behind our back.
  */
 export function newCommand(name: string, io: Io): Command {
   const cmd = new Command(`robotctl ${name}`);
@@ -38,7 +39,7 @@ export async function parse(cmd: Command, args: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') {
-        throw new ExitError(0);
+        throw new ExitError(EXIT.ok);
       }
       throw new UsageError(err.message.replace(/^error: /, ''));
     }

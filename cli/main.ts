@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { commands } from './registry.js';
 import { processIo, type Io } from '../lib/io.js';
 import { ExitError, UserError, errorMessage } from '../lib/errors.js';
+import { EXIT, exitCodeOf } from './exit-codes.js';
 import { packagePath } from '../lib/paths.js';
 
 export function version(): string {
@@ -21,7 +22,7 @@ function usage(): string {
     ...lines,
     '',
     'Run `robotctl <command> --help` for the options of a command.',
-    'Exit codes: 0 ok (no changes), 1 error, 2 changes or drift (plan/diff) or usage error.',
+    'Exit codes: 0 ok (no changes), 1 error, 2 changes or drift (plan/diff), 64 usage error, 130 interrupted.',
     '',
   ].join('\n');
 }
@@ -32,28 +33,26 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) return main([rest[0], '--help'], io);
     io.out(usage());
-    return 0;
+    return EXIT.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {
     io.out(`${version()}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     io.err(`Error: unknown command '${name}'. Run \`robotctl --help\` for the list.\n`);
-    return 2;
+    return EXIT.usage;
   }
   try {
     const mod = await entry.load();
     return await mod.run(rest, io);
   } catch (err) {
-    if (err instanceof ExitError) return err.exitCode;
-    if (err instanceof UserError) {
-      io.err(`Error: ${err.message}\n`);
-      return err.exitCode;
+    if (err instanceof UserError) io.err(`Error: ${err.message}\n`);
+    else if (!(err instanceof ExitError)) {
+      io.err(`robotctl: internal error: ${errorMessage(err)}\n`);
+      if (io.env.ROBOTCTL_DEBUG) io.err(`${err instanceof Error ? err.stack : ''}\n`);
     }
-    io.err(`robotctl: internal error: ${errorMessage(err)}\n`);
-    if (io.env.ROBOTCTL_DEBUG) io.err(`${err instanceof Error ? err.stack : ''}\n`);
-    return 1;
+    return exitCodeOf(err);
   }
 }

@@ -1,26 +1,37 @@
-// Reading answers from stdin (a terminal or a pipe); null at end of input.
+import { createInterface, type Interface } from 'node:readline/promises';
 
-export function readLine(input: NodeJS.ReadStream = process.stdin): Promise<string | null> {
-  return new Promise((resolve) => {
-    let buf = '';
-    const done = (v: string | null) => {
-      input.off('data', onData);
-      input.off('end', onEnd);
-      input.off('error', onEnd);
-      input.pause();
-      resolve(v);
-    };
-    const onData = (d: Buffer) => {
-      buf += d.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) done(buf.slice(0, nl).replace(/\r$/, ''));
-    };
-    const onEnd = () => done(buf === '' ? null : buf);
-    input.on('data', onData);
-    input.once('end', onEnd);
-    input.once('error', onEnd);
-    input.resume();
-  });
+// Reading answers from stdin (a terminal or a pipe); null at end of input.
+// One readline interface per stream, kept between questions: a pipe that
+// delivers several answers in one chunk keeps the later ones for the next
+// question instead of dropping them. Between questions the stream is paused,
+// so a waiting pipe never keeps the process alive.
+
+interface LineReader {
+  rl: Interface;
+  lines: AsyncIterator<string>;
+}
+
+const readers = new WeakMap<NodeJS.ReadableStream, LineReader>();
+
+function readerFor(input: NodeJS.ReadableStream): LineReader {
+  let reader = readers.get(input);
+  if (!reader) {
+    const rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
+    reader = { rl, lines: rl[Symbol.asyncIterator]() };
+    readers.set(input, reader);
+  }
+  return reader;
+}
+
+export async function readLine(input: NodeJS.ReadableStream = process.stdin): Promise<string | null> {
+  const { rl, lines } = readerFor(input);
+  rl.resume();
+  try {
+    const next = await lines.next();
+    return next.done === true ? null : next.value;
+  } finally {
+    rl.pause();
+  }
 }
 
 /** A secret typed at a terminal without echo; from a pipe, the first line. */

@@ -11,10 +11,10 @@ export class UserError extends Error {
   }
 }
 
-/** Wrong command-line usage. Exit 2, like click and commander. */
+/** Wrong command-line usage. Exit 64 (sysexits' EX_USAGE): never 2, which means drift. */
 export class UsageError extends UserError {
   constructor(message: string) {
-    super(message, 2);
+    super(message, 64);
     this.name = 'UsageError';
   }
 }

@@ -3,6 +3,7 @@ import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import { errorMessage } from '../lib/errors.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
+import { HubError } from '../drivers/hub/errors.js';
 import type { HubObservation, Observation, RobotObservation } from './types.js';
 import { mapBounded } from '../lib/map-bounded.js';
 
@@ -48,8 +49,16 @@ async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal): 
     return { ok: true, webhooks: await hub.listWebhooks(signal) };
   } catch (err) {
     if (signal?.aborted) throw err;
-    return { ok: false, error: errorMessage(err) };
+    return { ok: false, error: hubFailure(err) };
   }
+}
+
+/** A refused token is not an unreachable hub: say so, and how to log in. */
+function hubFailure(err: unknown): string {
+  if (err instanceof HubError && err.status === 401) {
+    return `the hub refused the token (${err.message}); log in with \`robotctl auth login\`, set HF_TOKEN, or pass --token-file`;
+  }
+  return errorMessage(err);
 }
 
 /** Latest sha of every Space some robot installs from; null when unknown (missing or unreadable). */

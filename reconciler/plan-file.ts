@@ -1,13 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { packagePath } from '../lib/paths.js';
 import type { Plan } from './types.js';
 import { PlanError } from './plan-error.js';
+import { fromDocument, toDocument } from './plan-keys.js';
 
-// The JSON view of a plan, also the saved-plan file (`plan --out`). Its
-// reader refuses versions it does not know instead of guessing.
+// The JSON form of a plan: what `plan --json` prints and `plan --out` saves.
+// Keys are snake_case (plan-keys.ts). Its reader refuses versions it does not
+// know, then checks the shape against schema/plan-file.schema.json (ajv,
+// compiled once) instead of guessing.
 
-export const PLAN_FORMAT_VERSION = '1.0';
+export const PLAN_FORMAT_VERSION = '2.0';
+export const PLAN_SCHEMA_FILE = packagePath('schema', 'plan-file.schema.json');
+
+const REMAKE = 'make a new one with `robotctl plan --out`';
 
 export function planToJson(plan: Plan): string {
-  return `${JSON.stringify({ ...plan, format_version: PLAN_FORMAT_VERSION }, null, 2)}\n`;
+  return `${JSON.stringify(toDocument({ ...plan, format_version: PLAN_FORMAT_VERSION }), null, 2)}\n`;
 }
 
 export function parsePlan(text: string, source = 'the plan file'): Plan {
@@ -15,20 +24,35 @@ export function parsePlan(text: string, source = 'the plan file'): Plan {
   try {
     data = JSON.parse(text);
   } catch {
-    throw new PlanError(`${source} is not valid JSON: make a new one with \`robotctl plan --out\``);
+    throw new PlanError(`${source} is not valid JSON: ${REMAKE}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new PlanError(`${source} is not a robotctl plan: make a new one with \`robotctl plan --out\``);
+    throw new PlanError(`${source} is not a robotctl plan: ${REMAKE}`);
   }
-  const rec = data as Record<string, unknown>;
-  if (rec.format_version !== PLAN_FORMAT_VERSION) {
+  const version = (data as Record<string, unknown>).format_version;
+  if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanError(
-      `${source} has format_version ${JSON.stringify(rec.format_version)}, this robotctl reads ${PLAN_FORMAT_VERSION}: ` +
-      'make a new plan with this version of robotctl',
+      `${source} has format_version ${JSON.stringify(version ?? null)}, and this robotctl reads only ${PLAN_FORMAT_VERSION}: ` +
+      `make a new plan with this version of robotctl (\`robotctl plan --out ${source}\`)`,
     );
   }
-  const ok = Array.isArray(rec.actions) && typeof rec.observedDigest === 'string' && typeof rec.desiredDigest === 'string'
-    && typeof rec.summary === 'object' && typeof rec.unmanaged === 'object' && Array.isArray(rec.unreachable);
-  if (!ok) throw new PlanError(`${source} is damaged (missing actions, digests or summary): make a new one with \`robotctl plan --out\``);
-  return data as Plan;
+  const validate = validator();
+  if (!validate(data)) throw new PlanError(`${source} is damaged (${describe(validate.errors ?? [])}): ${REMAKE}`);
+  return fromDocument(data) as Plan;
+}
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv({ allErrors: false, strict: true, allowUnionTypes: true })
+    .compile(JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
+  return compiled;
+}
+
+function describe(errors: ErrorObject[]): string {
+  const e = errors.find((x) => x.keyword !== 'if') ?? errors[0];
+  if (!e) return 'unknown problem';
+  const where = e.instancePath === '' ? 'the top level' : e.instancePath;
+  const extra = e.keyword === 'additionalProperties' ? ` '${String((e.params as { additionalProperty?: unknown }).additionalProperty)}'` : '';
+  return `${where}: ${e.message ?? e.keyword}${extra}`;
 }

@@ -41,7 +41,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
   return {
-    format_version: '1.0',
+    format_version: '2.0',
     actions,
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
     unreachable,

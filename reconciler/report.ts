@@ -36,6 +36,26 @@ export interface ApplyReport {
   totals: { planned: number; done: number; failed: number; notDone: number };
 }
 
+/**
+ * How an apply ended, decided once for the summary line and the exit code:
+ * interrupted; failed (an action failed); incomplete (nothing failed, but a
+ * unit was unreachable or skipped); complete (every targeted unit converged).
+ */
+export type ApplyOutcome = 'complete' | 'failed' | 'incomplete' | 'interrupted';
+
+export function applyOutcome(report: ApplyReport): ApplyOutcome {
+  if (report.interrupted) return 'interrupted';
+  const units = [report.hub, ...report.robots];
+  if (units.some((u) => u.status === 'failed')) return 'failed';
+  if (units.some((u) => u.status === 'unreachable' || (u.status === 'skipped' && u.reason !== 'not targeted'))) return 'incomplete';
+  return 'complete';
+}
+
+/** The units that could not be reached, by name (`hub` or a robot). */
+export function unreachableUnits(report: ApplyReport): string[] {
+  return [report.hub, ...report.robots].filter((u) => u.status === 'unreachable').map((u) => u.name);
+}
+
 export function fromOutput(name: string, out: UnitOutput, interrupted: boolean): UnitReport {
   const planned = out.completed.length + out.failed.length + out.notDone.length;
   const base = { name, planned, done: out.completed.length, failed: out.failed, notDone: out.notDone };

@@ -165,7 +165,7 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  format_version: '1.0';
+  format_version: '2.0';
   actions: Action[];
   unmanaged: { webhooks: UnmanagedWebhook[]; apps: { robot: string; app: string }[] };
   /** Robot names that could not be observed: no actions were planned for them. */

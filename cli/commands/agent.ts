@@ -2,7 +2,9 @@ import { basename, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
-import { withSessionOptions } from '../session/options.js';
+import { withSessionOptions, type SessionFlags } from '../session/options.js';
+import { tokenFromFlags } from '../session/token-flags.js';
+import { EXIT } from '../exit-codes.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from '../session/session.js';
 import { readState, statePath } from '../../state/file.js';
@@ -13,7 +15,7 @@ import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../up/signals.js';
 import { withConfigEnv } from '../session/config-env.js';
 
-interface Options { file: string; interval: string; mode: string; receiverPort?: string; state?: string; token?: string }
+interface Options extends SessionFlags { interval: string; mode: string; receiverPort?: string }
 
 const HELP_AFTER = `
 On start it applies robot.yaml (heal) or only reports the difference (warn). Then:
@@ -40,11 +42,12 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const o = cmd.opts<Options>();
   const settings = parseOptions(o);
   const io = withConfigEnv(outer, o.file);
-  const config = loadOrExit(o.file, io);
+  const config = loadOrExit(o.file, io, 'agent');
+  const token = tokenFromFlags(io, o);
   const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
   const out = (line: string): void => io.out(`${line}\n`);
   const stop = waitForStop();
-  const agent = await launchAgent(io, config, { ...settings, file: o.file, statePath: path, token: o.token, log: out }).catch((err: unknown) => {
+  const agent = await launchAgent(io, config, { ...settings, file: o.file, statePath: path, token, log: out }).catch((err: unknown) => {
     stop.cancel();
     throw err;
   });
@@ -55,7 +58,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
   await agent.stop();
   again.cancel();
   out('agent stopped');
-  return 0;
+  return EXIT.ok;
 }
 
 /**
@@ -70,7 +73,8 @@ export function agentUserAgent(configFile: string): string {
 export interface LaunchOptions {
   file: string;
   statePath: string;
-  token?: string | undefined;
+  /** From --token/--token-file; null: HF_TOKEN, then the token file. */
+  token: string | null;
   intervalMs: number;
   mode: 'heal' | 'warn';
   receiverPort: number | null;

@@ -1,26 +1,28 @@
 import type { Io } from '../../lib/io.js';
 import { newCommand, parse, subCommand } from '../command.js';
+import { tokenFromFlags, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
+import { EXIT } from '../exit-codes.js';
 
 // `robotctl app create|check|publish`: the real `reachy-mini-app-assistant`
 // with the same rules and messages, non-interactive.
 export async function run(args: string[], io: Io): Promise<number> {
   const cmd = newCommand('app', io).description('App authoring: create, check and publish Reachy Mini apps');
 
-  subCommand(cmd, 'create', io)
+  withTokenOptions(subCommand(cmd, 'create', io), 'with --publish: Hub token (default: HF_TOKEN or `robotctl auth login`)')
     .description('Create a new app folder from a template')
     .argument('<name>', 'app name: a Python package name (underscores, no dashes)')
     .argument('<dest>', 'existing folder the app folder is created in')
     .option('--template <template>', 'default (settings page + head/antenna loop) or conversation', 'default')
     .option('--publish', 'publish the new app as a Space right after creating it, and make the folder a git clone of it (origin)')
     .option('--private', 'with --publish: make the Space private')
-    .option('--token <token>', 'with --publish: Hub token (default: HF_TOKEN or `robotctl auth login`)')
-    .action(async (name: string, dest: string, opts: { template: string; publish?: boolean; private?: boolean; token?: string }) => {
+    .action(async (name: string, dest: string, opts: TokenFlags & { template: string; publish?: boolean; private?: boolean }) => {
       const { createApp } = await import('../app/create.js');
       const base = createApp({ name, dest, template: opts.template }, io);
       if (opts.publish) {
         const { publishApp } = await import('../app/publish.js');
-        const url = await publishApp({ path: base, token: opts.token, private: Boolean(opts.private), check: true }, io);
-        await (await import('../app/publish-remote.js')).setSpaceRemote(base, url, opts.token, io);
+        const token = tokenFromFlags(io, opts) ?? undefined;
+        const url = await publishApp({ path: base, token, private: Boolean(opts.private), check: true }, io);
+        await (await import('../app/publish-remote.js')).setSpaceRemote(base, url, token, io);
       }
     });
 
@@ -33,17 +35,16 @@ export async function run(args: string[], io: Io): Promise<number> {
       await checkApp(path, io, { offline: Boolean(opts.offline) });
     });
 
-  subCommand(cmd, 'publish', io)
+  withTokenOptions(subCommand(cmd, 'publish', io), 'Hub token (default: HF_TOKEN or `robotctl auth login`)')
     .description('Create the Space <user>/<name> on the Hub and upload the app in one commit')
     .argument('<path>', 'the app folder')
-    .option('--token <token>', 'Hub token (default: HF_TOKEN or `robotctl auth login`)')
     .option('--private', 'make the Space private')
     .option('--no-check', 'skip `app check` before uploading')
-    .action(async (path: string, opts: { token?: string; private?: boolean; check: boolean }) => {
+    .action(async (path: string, opts: TokenFlags & { private?: boolean; check: boolean }) => {
       const { publishApp } = await import('../app/publish.js');
-      await publishApp({ path, token: opts.token, private: Boolean(opts.private), check: opts.check }, io);
+      await publishApp({ path, token: tokenFromFlags(io, opts) ?? undefined, private: Boolean(opts.private), check: opts.check }, io);
     });
 
   await parse(cmd, args);
-  return 0;
+  return EXIT.ok;
 }

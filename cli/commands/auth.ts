@@ -9,6 +9,8 @@ import { HubError } from '../../drivers/hub/errors.js';
 import { resolveToken, tokenFilePath } from '../../drivers/hub/token.js';
 import { atomicWrite } from '../../lib/atomic-write.js';
 import { readSecret } from '../prompt.js';
+import { tokenFromFlags, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
+import { EXIT } from '../exit-codes.js';
 
 // `robotctl auth`: the token file huggingface_hub also reads, so `hf auth login`
 // and `robotctl auth login` are interchangeable.
@@ -26,9 +28,9 @@ async function whoamiName(io: Io, token: string): Promise<string> {
   }
 }
 
-async function login(io: Io, flag: string | undefined): Promise<void> {
-  const token = (flag ?? (await readSecret((t) => io.err(t))))?.trim();
-  if (!token) throw new UserError('No token given: pass --token or type it when asked.');
+async function login(io: Io, flags: TokenFlags): Promise<void> {
+  const token = (tokenFromFlags(io, flags) ?? (await readSecret((t) => io.err(t))))?.trim();
+  if (!token) throw new UserError('No token given: type it when asked, pipe it on stdin, or pass --token-file.');
   const name = await whoamiName(io, token);
   const file = tokenFilePath(io.env);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
@@ -38,15 +40,16 @@ async function login(io: Io, flag: string | undefined): Promise<void> {
   if (io.env.HF_TOKEN) io.err('Note: HF_TOKEN is set in the environment and takes precedence over the saved token.\n');
 }
 
-async function whoami(io: Io, flag: string | undefined): Promise<void> {
-  const resolved = resolveToken({ flag: flag ?? null, env: io.env });
+async function whoami(io: Io, flags: TokenFlags): Promise<void> {
+  const resolved = resolveToken({ flag: tokenFromFlags(io, flags), env: io.env });
   if (!resolved) {
     io.err('Not logged in. Run `robotctl auth login` (or set HF_TOKEN).\n');
-    throw new ExitError(1);
+    throw new ExitError(EXIT.error);
   }
   const name = await whoamiName(io, resolved.token);
   io.out(`${name}\n`);
-  io.err(`token from ${resolved.source}, endpoint ${resolveEndpoint(io.env)}\n`);
+  const source = flags.tokenFile !== undefined ? flags.tokenFile : resolved.source;
+  io.err(`token from ${source}, endpoint ${resolveEndpoint(io.env)}\n`);
 }
 
 async function logout(io: Io): Promise<void> {
@@ -58,12 +61,12 @@ async function logout(io: Io): Promise<void> {
 
 export async function run(args: string[], io: Io): Promise<number> {
   const root = newCommand('auth', io).description('Log in to the Hub: the token file is shared with huggingface_hub.');
-  subCommand(root, 'login', io).description('Verify a token with the hub and save it (mode 0600)')
-    .option('--token <token>', 'Token to save (otherwise read from the terminal or stdin)')
-    .action(async (o: { token?: string }) => login(io, o.token));
-  subCommand(root, 'whoami', io).description('Show the user the current token belongs to')
-    .option('--token <token>', 'Token to check').action(async (o: { token?: string }) => whoami(io, o.token));
+  withTokenOptions(subCommand(root, 'login', io).description('Verify a token with the hub and save it (mode 0600)'),
+    'Token to save (otherwise read from the terminal or stdin)')
+    .action(async (o: TokenFlags) => login(io, o));
+  withTokenOptions(subCommand(root, 'whoami', io).description('Show the user the current token belongs to'), 'Token to check')
+    .action(async (o: TokenFlags) => whoami(io, o));
   subCommand(root, 'logout', io).description('Remove the saved token file').action(async () => logout(io));
   await parse(root, args);
-  return 0;
+  return EXIT.ok;
 }

@@ -1,9 +1,10 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { UserError } from '../../lib/errors.js';
+import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { resolveToken } from '../../drivers/hub/token.js';
+import { EXIT } from '../exit-codes.js';
 
 // `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
 // foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
@@ -23,7 +24,7 @@ interface Flags {
 
 function number(value: string, flag: string, min: number): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number ≥ ${min}, got '${value}'`, 2);
+  if (!Number.isFinite(n) || n < min) throw new UsageError(`${flag} must be a number ≥ ${min}, got '${value}'`);
   return n;
 }
 
@@ -62,7 +63,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
     .action((opts: Flags) => { flags = opts; });
   await parse(cmd, args);
-  if (!flags) return 0;
+  if (!flags) return EXIT.ok;
   const f: Flags = flags;
   if (!f.sim) {
     throw new UserError('no hardware backend: robotctl only ships a simulated robot. Run `robotctl daemon --sim` (a real Reachy Mini runs its own daemon).');
@@ -91,5 +92,5 @@ export async function run(args: string[], io: Io): Promise<number> {
   const sig = await waitForSignal(io);
   io.err(`${sig}: stopping the current app and closing\n`);
   await daemon.close();
-  return 0;
+  return EXIT.ok;
 }

@@ -1,18 +1,24 @@
 import type { Io } from '../../lib/io.js';
 import { errorMessage, UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
+import { readTokenFile, TOKEN_WARNING } from '../session/token-flags.js';
+import { EXIT } from '../exit-codes.js';
 import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
 
 // `robotctl hub`: the embedded hub on its own. The first line printed is
 // `listening on http://HOST:PORT` so scripts can read the port.
 
-interface HubCliOpts { host: string; port: string; data?: string; user: string[]; token: string[]; jobCommand?: string; quietDeliveries?: boolean }
+interface HubCliOpts { host: string; port: string; data?: string; user: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-function users(o: HubCliOpts): { name: string; token: string }[] {
-  if (o.user.length !== o.token.length) throw new UsageError('give one --token per --user (in the same order)');
-  return o.user.map((name, i) => ({ name, token: o.token[i] ?? '' }));
+/** Each --user paired with the --token (warned about: argv is public) or --token-file at the same position. */
+function users(io: Io, o: HubCliOpts): { name: string; token: string }[] {
+  if (o.token.length > 0 && o.tokenFile.length > 0) throw new UsageError('give the users\' tokens with --token or with --token-file, not both');
+  if (o.token.length > 0) io.err(TOKEN_WARNING);
+  const tokens = o.token.length > 0 ? o.token : o.tokenFile.map((file) => readTokenFile(io, file));
+  if (o.user.length !== tokens.length) throw new UsageError('give one --token-file (or --token) per --user, in the same order');
+  return o.user.map((name, i) => ({ name, token: tokens[i] ?? '' }));
 }
 
 function waitForSignal(): Promise<string> {
@@ -29,16 +35,16 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--host <host>', 'Interface to listen on', '127.0.0.1')
     .option('--port <port>', 'Port (0 = any free port)', '0')
     .option('--data <dir>', 'Keep everything in this folder (default: memory only)')
-    .option('--user <name>', 'A user, repeatable; pair each with --token', collect, [])
-    .option('--token <token>', 'The token of the --user at the same position', collect, [])
+    .option('--user <name>', 'A user, repeatable; pair each with --token-file', collect, [])
+    .option('--token-file <path>', 'A file holding the token of the --user at the same position', collect, [])
+    .option('--token <token>', 'The token of the --user at the same position (visible in the process list: prefer --token-file)', collect, [])
     .option('--job-command <cmd>', 'Shell command run for job webhooks, with WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_SECRET')
     .option('--quiet-deliveries', 'Do not log deliveries and job runs to stderr')
     .addHelpText('after', `\nWithout --user, one user '${DEFAULT_HUB_USER.name}' exists with the token '${DEFAULT_HUB_USER.token}'.\nThe data folder holds webhook secrets in clear (the hub returns them to their owner): it is written 0600.\nEmulator-only route: GET /api/settings/webhooks/{id}/activity (delivery attempts and job runs).\nRepositories are bare git repos (in --data/repos): git clone/fetch/push http://HOST:PORT/spaces/<owner>/<name>\n(models at /<owner>/<name>, datasets at /datasets/…), with the token as the password; needs git.\n`);
-  let code = 0;
   cmd.action(async (o: HubCliOpts) => {
     const port = Number(o.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got '${o.port}'`);
-    const list = users(o);
+    const list = users(io, o);
     const hub = await startHub({
       host: o.host, port, dataDir: o.data ?? null, users: list, jobCommand: o.jobCommand ?? null,
       log: o.quietDeliveries ? () => {} : (line) => io.err(`${line}\n`),
@@ -48,7 +54,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.out(`listening on ${hub.url}\n`);
     if (list.length === 0) {
       // The token is printed only because it is the documented default, never one the user chose.
-      io.out(`user '${DEFAULT_HUB_USER.name}', token '${DEFAULT_HUB_USER.token}' (pass --user NAME --token TOKEN to choose)\n`);
+      io.out(`user '${DEFAULT_HUB_USER.name}', token '${DEFAULT_HUB_USER.token}' (pass --user NAME --token-file FILE to choose)\n`);
     } else {
       io.out(`users: ${list.map((u) => u.name).join(', ')}\n`);
     }
@@ -56,8 +62,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const sig = await waitForSignal();
     io.err(`${sig}: closing\n`);
     await hub.close();
-    code = 0;
   });
   await parse(cmd, args);
-  return code;
+  return EXIT.ok;
 }

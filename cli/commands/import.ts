@@ -1,14 +1,15 @@
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
-import { withSessionOptions } from '../session/options.js';
+import { withSessionOptions, type SessionFlags } from '../session/options.js';
 import { newCommand, parse } from '../command.js';
 import { isNotFound } from '../../drivers/hub/errors.js';
 import { acquireLock } from '../../state/lock.js';
 import { readState, writeState } from '../../state/file.js';
 import { nextState } from '../../reconciler/state-transition.js';
 import { openSession, parseDuration } from '../session/session.js';
+import { EXIT } from '../exit-codes.js';
 
-interface Options { file: string; state?: string; token?: string; lockTimeout: string }
+interface Options extends SessionFlags { lockTimeout: string }
 
 // A hash no spec can have: the next plan compares the webhook field by field
 // and updates it to match robot.yaml (nothing is assumed about it).
@@ -27,7 +28,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const m = /^webhooks\.(.+)$/.exec(address);
   if (!m) throw new UsageError(`cannot import '${address}': only webhooks can be imported, as webhooks.NAME`);
   const name = m[1] as string;
-  const session = await openSession(io, o);
+  const session = await openSession(io, o, 'import');
   try {
     if (!(name in session.config.webhooks)) {
       throw new UserError(`webhooks.${name} is not declared in ${o.file}: add it under webhooks: first, then import`);
@@ -46,7 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       await lock.release();
     }
     io.out(`Imported webhook ${id} as webhooks.${name}.\nRun \`robotctl plan -f ${o.file}\` to see what it takes to match the file.\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     await session.close();
   }

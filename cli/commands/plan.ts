@@ -1,20 +1,23 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { useColor, type Io } from '../../lib/io.js';
+import type { Io } from '../../lib/io.js';
 import { UserError, errorMessage } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
-import { planToJson, renderPlan } from '../views/plan-view.js';
+import { planToJson } from '../../reconciler/plan-file.js';
 import type { Plan } from '../../reconciler/types.js';
+import { newPlanView } from '../views/plan-view.js';
+import { viewType } from '../views/view-type.js';
+import { blindness, planExitCode } from '../exit-codes.js';
 import { openSession } from '../session/session.js';
-import { blindness, collect, withSessionOptions } from '../session/options.js';
+import { collect, withSessionOptions, type SessionFlags } from '../session/options.js';
 
-interface Options { file: string; out?: string; json?: boolean; target: string[]; state?: string; token?: string; allowEmpty?: boolean }
+interface Options extends SessionFlags { out?: string; json?: boolean; target: string[]; allowEmpty?: boolean }
 
 const HELP_AFTER = `
 Observes the hub (one list call) and every robot, and prints what apply would do.
 --out saves the plan (JSON, format_version, no secret) for \`robotctl apply --plan\`.
-Exit codes: 0 no changes, 2 changes, 1 error (also when the hub or a robot could not be observed).
+Exit codes: 0 no changes, 2 changes, 1 error (also when the hub or a robot could not be observed), 64 usage error.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -27,19 +30,17 @@ export async function run(args: string[], io: Io): Promise<number> {
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();
-  const session = await openSession(io, o);
+  const view = newPlanView(viewType(o), io);
+  const session = await openSession(io, o, 'plan');
   try {
     const observed = await session.observe();
     const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
     if (o.out) await savePlan(resolve(io.cwd, o.out), p);
-    io.out(o.json ? planToJson(p) : renderPlan(p, { color: useColor(io) }));
-    if (o.out && !o.json) io.out(`\nSaved the plan to ${o.out}: apply it with \`robotctl apply -f ${o.file} --plan ${o.out}\`.\n`);
+    view.show(p);
+    if (o.out) view.saved(o.out, o.file);
     const blind = blindness(p);
-    if (blind) {
-      io.err(`Error: ${blind}\n`);
-      return 1;
-    }
-    return p.actions.length > 0 ? 2 : 0;
+    if (blind) view.incomplete(blind);
+    return planExitCode(p);
   } finally {
     await session.close();
   }

@@ -6,6 +6,7 @@ import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.
 import { createReceiver } from '../../runtime/receiver/index.js';
 import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
 import { formatDeliveryLine } from '../../runtime/receiver/index.js';
+import { EXIT } from '../exit-codes.js';
 
 interface Options {
   file?: string;
@@ -59,7 +60,7 @@ async function planReceiver(opts: Options, io: Io): Promise<Plan> {
   const loaded = loadConfig(opts.file, io.env, { cwd: io.cwd });
   if (!loaded.ok) {
     for (const d of loaded.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
-    throw new ExitError(1);
+    throw new ExitError(EXIT.error);
   }
   const spec = loaded.config.receiver;
   if (!spec || spec.endpoints.length === 0) {
@@ -106,7 +107,7 @@ async function serve(plan: Plan, host: string, io: Io): Promise<number> {
   held = null;
   await stopped.promise;
   await receiver.close();
-  return 0;
+  return EXIT.ok;
 }
 
 function startError(err: unknown, port: number): Error {

@@ -1,6 +1,7 @@
 import type { Io } from '../../lib/io.js';
 import { newCommand, parse } from '../command.js';
 import { robotSchema } from '../../schema/schema-file.js';
+import { EXIT } from '../exit-codes.js';
 
 const HELP_AFTER = `
 Editors use it through yaml-language-server: put this first line in robot.yaml
@@ -14,5 +15,5 @@ export async function run(args: string[], io: Io): Promise<number> {
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   io.out(`${JSON.stringify(robotSchema(), null, 2)}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError } from '../../lib/errors.js';
+import { EXIT } from '../exit-codes.js';
 import { newCommand, parse, subCommand } from '../command.js';
 import { readState, statePath } from '../../state/file.js';
 import { breakLock, describeHolder, readLock } from '../../state/lock.js';
-import { renderState, stateJson } from '../views/state-view.js';
+import { newStateView } from '../views/state-view.js';
+import { viewType } from '../views/view-type.js';
 
 interface Common { file: string; state?: string }
 
@@ -20,16 +22,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   const common = (name: string, summary: string) => subCommand(root, name, io).description(summary)
     .option('-f, --file <file>', 'the robot.yaml whose state this is', 'robot.yaml')
     .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)');
-  let code = 0;
 
   common('show', 'Print what this file owns: webhook ids, installed apps, and who holds the lock')
     .option('--json', 'print a JSON document (format_version)')
     .action(async (o: Common & { json?: boolean }) => {
+      const view = newStateView(viewType(o), io);
       const path = pathOf(io, o);
       const exists = existsSync(path);
       const state = await readState(path);
       const lock = await readLock(path).catch(() => null);
-      io.out(o.json ? stateJson(path, exists, state, lock) : renderState(path, exists, state, lock));
+      view.show(path, exists, state, lock);
     });
 
   common('unlock', 'Remove the state lock (only when no robotctl apply is running)')
@@ -38,9 +40,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (!o.force) throw new UsageError('state unlock needs --force: make sure no robotctl apply is running on this state first');
       const holder = await breakLock(pathOf(io, o));
       io.out(holder ? `Lock removed (it was held: ${describeHolder(holder)}).\n` : 'The state was not locked.\n');
-      code = 0;
     });
 
   await parse(root, args);
-  return code;
+  return EXIT.ok;
 }

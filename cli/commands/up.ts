@@ -20,6 +20,7 @@ import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config
 import { statePath } from '../../state/file.js';
 import { lockUpData } from '../up/session-lock.js';
 import { sessionToken } from '../up/token.js';
+import { EXIT } from '../exit-codes.js';
 
 interface Options { file?: string; data?: string; interval: string; hubPort: string }
 
@@ -66,14 +67,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   const running: { agent: Agent | null } = { agent: null };
   try {
     const up = await bringUp(prep, io, teardown, out, () => stopped);
-    if (!up) return 0;
+    if (!up) return EXIT.ok;
     running.agent = up.agent;
     const first = await Promise.race([up.agent.firstRun, stop.promise.then(() => null)]);
-    if (first === null) return 0;
+    if (first === null) return EXIT.ok;
     out(`robotctl up: ready${first.result === 'converged' ? '' : ` (first run: ${first.result}; see the fleet page)`}`);
     for (const line of whereLines({ ...up.where, config: prep.config, cwd: io.cwd, agentUrl: up.agent.url })) out(line);
     await stop.promise;
-    return 0;
+    return EXIT.ok;
   } finally {
     stop.cancel();
     out('stopping: agent, robots and their apps, hub... (Ctrl-C again to abort the action in flight)');
@@ -103,14 +104,14 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
   const hubPort = Number(o.hubPort);
   if (!Number.isInteger(hubPort) || hubPort < 0 || hubPort > 65535) throw new UsageError(`--hub-port must be 0..65535, got '${o.hubPort}'`);
   // The lock comes before anything is written: the kept secret, the token, the hub's data.
-  if (!existsSync(resolve(io.cwd, file))) loadOrExit(file, io); // reports the missing file, creates nothing
+  if (!existsSync(resolve(io.cwd, file))) loadOrExit(file, io, 'up'); // reports the missing file, creates nothing
   const data = o.data ? resolve(io.cwd, o.data) : join(dirname(resolve(io.cwd, file)), '.robotctl', 'up');
   mkdirSync(data, { recursive: true, mode: 0o700 });
   const unlock = lockUpData(data);
   const secret = io.env.WEBHOOK_SECRET || await keptSecret(resolve(io.cwd, file), out).catch((err: unknown) => { unlock(); throw err; });
   let config: Config;
   try {
-    config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } });
+    config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } }, 'up');
   } catch (err) {
     unlock();
     throw err;

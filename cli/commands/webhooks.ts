@@ -6,41 +6,43 @@ import { HubError } from '../../drivers/hub/errors.js';
 import type { HubClient, HubWebhook, WebhookInput } from '../../drivers/hub/types.js';
 import type { WatchedItem, WebhookDomain } from '../../lib/wire/hub.js';
 import { checkExclusiveFormats, chooseFormat, FORMAT_CHOICES } from './webhooks/format.js';
-import { confirm, dict, fail, result, table, type Output } from './webhooks/output.js';
+import { newWebhooksView, type WebhooksView } from '../views/webhooks-view.js';
 import { collect, parseDomain, parseWatch, uniqueDomains } from './webhooks/options.js';
 import { cliHubClient, requireToken } from './webhooks/client.js';
+import { REFUSED_TOKEN_HINT, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
+import { EXIT } from '../exit-codes.js';
 
 // `robotctl webhooks`: the commands, options, output and messages of `hf webhooks` (spec §2).
 
-interface CommonOpts { token?: string; format?: string; json?: boolean; quiet?: boolean; truncate?: boolean }
+interface CommonOpts extends TokenFlags { format?: string; json?: boolean; quiet?: boolean; truncate?: boolean }
 interface EditOpts extends CommonOpts { url?: string; jobId?: string; watch?: WatchedItem[]; domain?: WebhookDomain[]; secret?: string }
 
 function common(cmd: Command): Command {
-  return cmd
-    .option('--token <token>', 'Hub token (default: HF_TOKEN, then the token file)')
+  return withTokenOptions(cmd, 'Hub token (default: HF_TOKEN, then the token file)')
     .option('--format <format>', `Output format: ${FORMAT_CHOICES.join('|')}`)
     .option('--json', 'Same as --format json')
     .option('-q, --quiet', 'Same as --format quiet: ids only')
     .option('--no-truncate', 'Do not shorten table cells to the terminal width');
 }
 
-function outputFor(io: Io, o: CommonOpts): Output {
+/** The view of this command, chosen once from --format/--json/-q. */
+function viewFor(io: Io, o: CommonOpts): WebhooksView {
   if (o.format !== undefined && !(FORMAT_CHOICES as readonly string[]).includes(o.format)) {
     throw new UsageError(`Invalid value for '--format': '${o.format}' is not one of ${FORMAT_CHOICES.map((c) => `'${c}'`).join(', ')}.`);
   }
-  return { io, format: chooseFormat(o, io.env), truncate: o.truncate !== false };
+  return newWebhooksView(chooseFormat(o, io.env), io, { truncate: o.truncate !== false });
 }
 
 /** Run one hub call; hub errors print `Error: …` + hint and exit 1. */
-async function withHub<T>(io: Io, o: CommonOpts, out: Output, fn: (hub: HubClient) => Promise<T>): Promise<T> {
-  const hub = cliHubClient(io, o.token);
+async function withHub<T>(io: Io, token: string, view: WebhooksView, fn: (hub: HubClient) => Promise<T>): Promise<T> {
+  const hub = cliHubClient(io, token);
   try {
     return await fn(hub);
   } catch (err) {
     if (err instanceof HubError) {
       if (io.env.HF_DEBUG) io.err(`${err.stack ?? err.message}\n`);
-      fail(out, err.message);
+      view.fail(err.status === 401 ? `${err.message}\n${REFUSED_TOKEN_HINT}` : err.message);
     }
     throw err;
   } finally {
@@ -87,9 +89,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   const leaf = (name: string, summary: string) => common(subCommand(root, name, io).description(summary));
 
   leaf('ls', 'List your webhooks.').alias('list').action(async (o: CommonOpts) => {
-    const out = outputFor(io, o);
-    const hooks = await withHub(io, o, out, (hub) => hub.listWebhooks());
-    table(out, hooks.map((w) => ({
+    const view = viewFor(io, o);
+    const hooks = await withHub(io, requireToken(io, o), view, (hub) => hub.listWebhooks());
+    view.table(hooks.map((w) => ({
       id: w.id, url: w.url ?? '(job)', disabled: w.disabled, domains: w.domains, watched: w.watched.map((i) => `${i.type}:${i.name}`),
     })));
   });
@@ -97,9 +99,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   leaf('info', 'Show one webhook (the secret is masked unless --show-secret).').argument('<webhook_id>')
     .option('--show-secret', 'Print the secret in clear')
     .action(async (id: string, o: CommonOpts & { showSecret?: boolean }) => {
-      const out = outputFor(io, o);
-      const w = await withHub(io, o, out, (hub) => hub.getWebhook(id));
-      dict(out, infoView(w, o.showSecret === true));
+      const view = viewFor(io, o);
+      const w = await withHub(io, requireToken(io, o), view, (hub) => hub.getWebhook(id));
+      view.record(infoView(w, o.showSecret === true));
     });
 
   const edit = (cmd: Command) => cmd
@@ -110,41 +112,41 @@ export async function run(args: string[], io: Io): Promise<number> {
 
   edit(leaf('create', 'Create a webhook.')).option('--job-id <id>', 'Run this job instead of calling a URL')
     .action(async (o: EditOpts) => {
-      const out = outputFor(io, o);
+      const view = viewFor(io, o);
       const input = createInput(o);
-      const w = await withHub(io, o, out, (hub) => hub.createWebhook(input));
-      result(out, 'Webhook created', { id: w.id });
+      const w = await withHub(io, requireToken(io, o), view, (hub) => hub.createWebhook(input));
+      view.result('Webhook created', { id: w.id });
     });
 
   edit(leaf('update', 'Update a webhook: only the options given change (--watch replaces the list).')).argument('<webhook_id>')
     .action(async (id: string, o: EditOpts) => {
-      const out = outputFor(io, o);
+      const view = viewFor(io, o);
       const input: Partial<WebhookInput> & { watched: WatchedItem[] } = { watched: o.watch ?? [] };
       if (o.url !== undefined) input.url = o.url;
       const domains = uniqueDomains(o.domain);
       if (domains) input.domains = domains;
       if (o.secret !== undefined) input.secret = o.secret;
-      const w = await withHub(io, o, out, (hub) => hub.updateWebhook(id, input));
-      result(out, 'Webhook updated', { id: w.id });
+      const w = await withHub(io, requireToken(io, o), view, (hub) => hub.updateWebhook(id, input));
+      view.result('Webhook updated', { id: w.id });
     });
 
   for (const [verb, label] of [['enable', 'enabled'], ['disable', 'disabled']] as const) {
     leaf(verb, `${verb === 'enable' ? 'Enable' : 'Disable'} a webhook.`).argument('<webhook_id>').action(async (id: string, o: CommonOpts) => {
-      const out = outputFor(io, o);
-      const w = await withHub(io, o, out, (hub) => (verb === 'enable' ? hub.enableWebhook(id) : hub.disableWebhook(id)));
-      result(out, `Webhook ${label}`, { id: w.id });
+      const view = viewFor(io, o);
+      const w = await withHub(io, requireToken(io, o), view, (hub) => (verb === 'enable' ? hub.enableWebhook(id) : hub.disableWebhook(id)));
+      view.result(`Webhook ${label}`, { id: w.id });
     });
   }
 
   leaf('delete', 'Delete a webhook (asks first unless --yes).').argument('<webhook_id>').option('-y, --yes', 'Do not ask for confirmation')
     .action(async (id: string, o: CommonOpts & { yes?: boolean }) => {
-      const out = outputFor(io, o);
-      requireToken(io, o.token); // a missing token fails before the question
-      await confirm(out, `Are you sure you want to delete webhook '${id}'?`, o.yes === true);
-      await withHub(io, o, out, (hub) => hub.deleteWebhook(id));
-      result(out, 'Webhook deleted', { id });
+      const view = viewFor(io, o);
+      const token = requireToken(io, o); // a missing token fails before the question
+      await view.confirm(`Are you sure you want to delete webhook '${id}'?`, o.yes === true);
+      await withHub(io, token, view, (hub) => hub.deleteWebhook(id));
+      view.result('Webhook deleted', { id });
     });
 
   await parse(root, args);
-  return 0;
+  return EXIT.ok;
 }

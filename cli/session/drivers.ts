@@ -23,14 +23,14 @@ export interface HubAccess {
 }
 
 /**
- * The hub token (--token, HF_TOKEN, token files). A file that declares or
+ * The hub token (--token or --token-file, HF_TOKEN, token files). A file that declares or
  * owns webhooks needs one; a robots-only file without a token skips the hub.
  */
-export function hubAccess(io: Io, flag: string | null | undefined, ownsWebhooks: boolean, config: Config): HubAccess {
-  const found = resolveToken({ flag: flag ?? null, env: io.env });
+export function hubAccess(io: Io, flag: string | null, ownsWebhooks: boolean, config: Config): HubAccess {
+  const found = resolveToken({ flag, env: io.env });
   const needsHub = (c: Config): boolean => ownsWebhooks || Object.keys(c.webhooks).length > 0;
   if (needsHub(config) && !found) {
-    throw new UserError('Not logged in to the hub: pass --token, set HF_TOKEN, or run `robotctl auth login` (robot.yaml declares webhooks).');
+    throw new UserError('Not logged in to the hub: run `robotctl auth login`, set HF_TOKEN, or pass --token-file (robot.yaml declares webhooks).');
   }
   return { token: found?.token ?? null, listWebhooks: (c) => needsHub(c) || found !== null };
 }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UserError, errorMessage } from '../../lib/errors.js';
 import type { Config } from '../../schema/types.js';
-import { parsePlan } from '../views/plan-view.js';
+import { parsePlan } from '../../reconciler/plan-file.js';
 import { desiredDigest, observationDigest } from '../../reconciler/digest.js';
 import type { Observation, Plan } from '../../reconciler/types.js';
 

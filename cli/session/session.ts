@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { ExitError, UserError } from '../../lib/errors.js';
+import { ExitError, UsageError, UserError } from '../../lib/errors.js';
 import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
@@ -10,17 +11,16 @@ import type { StateFile } from '../../state/types.js';
 import { observe } from '../../reconciler/observe.js';
 import { driverPool, hubAccess } from './drivers.js';
 import { withConfigEnv } from './config-env.js';
+import type { SessionFlags } from './options.js';
+import { tokenFromFlags } from './token-flags.js';
 import type { Observation } from '../../reconciler/types.js';
+import { EXIT } from '../exit-codes.js';
 
 // What every reconciling command starts from: the loaded file, its state,
 // a hub client (endpoint from HF_ENDPOINT / robot.yaml, token from --token /
 // HF_TOKEN / token file) and one daemon client per robot, closed together.
 
-export interface SessionOptions {
-  file: string;
-  token?: string;
-  state?: string;
-}
+export type SessionOptions = SessionFlags;
 
 export interface Session {
   config: Config;
@@ -35,20 +35,29 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export function loadOrExit(file: string, io: Io): Config {
+/** Load robot.yaml or print its diagnostics and exit 1; `command` names the command in the hint for a missing file. */
+export function loadOrExit(file: string, io: Io, command = 'plan'): Config {
+  if (!existsSync(resolve(io.cwd, file))) throw missingFile(file, io, command);
   const result = loadConfig(file, io.env, { cwd: io.cwd });
   if (result.ok) return result.config;
   for (const d of result.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
   io.err(`Error: ${file} is not valid (${result.diagnostics.length} problem${result.diagnostics.length === 1 ? '' : 's'}); fix it and run again.\n`);
-  throw new ExitError(1);
+  throw new ExitError(EXIT.error);
 }
 
-export async function openSession(outer: Io, o: SessionOptions): Promise<Session> {
+function missingFile(file: string, io: Io, command: string): UserError {
+  if (file === 'robot.yaml') {
+    return new UserError(`there is no robot.yaml in ${io.cwd}: name the file with -f, for example \`robotctl ${command} -f examples/fleet.yaml\``);
+  }
+  return new UserError(`${file} does not exist (looked in ${io.cwd}): check the path given to -f`);
+}
+
+export async function openSession(outer: Io, o: SessionOptions, command: string): Promise<Session> {
   const io = withConfigEnv(outer, o.file);
-  const config = loadOrExit(o.file, io);
+  const config = loadOrExit(o.file, io, command);
   const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
   const state = await readState(path);
-  const access = hubAccess(io, o.token, Object.keys(state.webhooks).length > 0, config);
+  const access = hubAccess(io, tokenFromFlags(io, o), Object.keys(state.webhooks).length > 0, config);
   const pool = driverPool(io.env, access.token, access.listWebhooks);
   const drivers = pool.forConfig(config);
   return {
@@ -61,7 +70,7 @@ export async function openSession(outer: Io, o: SessionOptions): Promise<Session
 /** `30s`, `2m`, `500ms`, `1h` or a bare number of seconds. */
 export function parseDuration(text: string, flag: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!m) throw new UserError(`${flag}: expected a duration such as 30s, 2m or 500ms, got '${text}'`);
+  if (!m) throw new UsageError(`${flag}: expected a duration such as 30s, 2m or 500ms, got '${text}'`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;

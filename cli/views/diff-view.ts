@@ -1,7 +1,22 @@
+import { useColor, type Io } from '../../lib/io.js';
 import type { Action, Plan } from '../../reconciler/types.js';
 import { palette } from './format.js';
+import type { ViewType } from './view-type.js';
 
 // `robotctl diff`: each drifted resource once, with why. Text or JSON.
+
+export interface DiffView {
+  show(p: Plan): void;
+  /** Something could not be observed: drift cannot be ruled out (exit 1 follows). */
+  incomplete(why: string): void;
+}
+
+export function newDiffView(type: ViewType, io: Io): DiffView {
+  const incomplete = (why: string): void => io.err(`Error: ${why}; drift cannot be ruled out\n`);
+  if (type === 'json') return { show: (p) => io.out(diffJson(p)), incomplete };
+  const color = useColor(io);
+  return { show: (p) => io.out(renderDiff(p, color)), incomplete };
+}
 
 export const DIFF_FORMAT_VERSION = '1.0';
 

@@ -20,21 +20,17 @@ export function palette(color: boolean): Palette {
     : { ok: id, bad: id, warn: id, dim: id, bold: id };
 }
 
+/** Every line moved right by two spaces (tables under a heading). */
+export function indent(text: string): string {
+  return text.split('\n').map((l) => `  ${l}`).join('\n');
+}
+
 /** 120ms, 2.1s, 1m05s */
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
-
-/** Columns padded to the widest cell (colour codes excluded from widths). */
-export function table(headers: string[], rows: string[][]): string {
-  const visible = (s: string): number => s.replace(/\x1b\[[0-9;]*m/g, '').length;
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visible(r[i] ?? ''))));
-  const line = (cells: string[]): string =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visible(c)))).join('  ').trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n');
 }
 
 const PAST: Record<Action['type'], string> = {

@@ -1,12 +1,32 @@
-import { ansi } from '../../lib/io.js';
+import { ansi, useColor, type Io } from '../../lib/io.js';
 import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from '../../reconciler/types.js';
 import { isRobotAction, isWebhookAction } from '../../reconciler/types.js';
+import { planToJson } from '../../reconciler/plan-file.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
+import type { ViewType } from './view-type.js';
 
-export { planToJson, parsePlan } from '../../reconciler/plan-file.js';
+// `robotctl plan`: the human view (Terraform-like) or the JSON plan. Plans
+// never hold a secret, and the human view prints secrets only as the markers
+// the planner put there.
 
-// The human view of a plan, Terraform-like. Plans never hold a secret, and
-// this view prints secrets only as the markers the planner put there.
+export interface PlanView {
+  show(p: Plan): void;
+  /** `--out`: where the plan was saved and how to apply it. */
+  saved(file: string, configFile: string): void;
+  /** The plan could not see everything (exit 1 follows). */
+  incomplete(why: string): void;
+}
+
+export function newPlanView(type: ViewType, io: Io): PlanView {
+  const incomplete = (why: string): void => io.err(`Error: ${why}\n`);
+  if (type === 'json') return { show: (p) => io.out(planToJson(p)), saved: () => {}, incomplete };
+  const color = useColor(io);
+  return {
+    show: (p) => io.out(renderPlan(p, { color })),
+    saved: (file, configFile) => io.out(`\nSaved the plan to ${file}: apply it with \`robotctl apply -f ${configFile} --plan ${file}\`.\n`),
+    incomplete,
+  };
+}
 
 export interface RenderOptions {
   color?: boolean;
@@ -95,7 +115,7 @@ function contextLines(plan: Plan): string[] {
     for (const a of apps) out.push(`  app ${a.app} on robot ${a.robot}`);
     out.push('');
   }
-  if (plan.hubError !== null) out.push(`Hub not reachable, no webhook changes planned: ${plan.hubError}`, '');
+  if (plan.hubError !== null) out.push(`Hub not observed, no webhook changes planned: ${plan.hubError}`, '');
   if (plan.unreachable.length > 0) out.push(`Robots not reachable, nothing planned for them: ${plan.unreachable.join(', ')}`, '');
   return out;
 }

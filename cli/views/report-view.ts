@@ -1,11 +1,13 @@
-import type { ApplyReport, UnitReport, UnitStatus } from '../../reconciler/report.js';
+import { applyOutcome, unreachableUnits, type ApplyReport, type UnitReport, type UnitStatus } from '../../reconciler/report.js';
 import type { Action } from '../../reconciler/types.js';
-import { palette, table, type Palette } from './format.js';
+import { palette, type Palette } from './format.js';
+import { formatTable } from './table.js';
 
 // The end of an apply: a status per robot (and the hub) and a summary, as
 // text or as JSON (format_version). Actions appear by address and type only.
 
-export const REPORT_FORMAT_VERSION = '1.0';
+/** 1.1: `outcome` added (complete, failed, incomplete, interrupted). */
+export const REPORT_FORMAT_VERSION = '1.1';
 
 const LABEL: Record<UnitStatus, string> = {
   converged: 'converged', already_converged: 'already converged', failed: 'failed', unreachable: 'unreachable', skipped: 'skipped',
@@ -15,7 +17,7 @@ export function renderReport(report: ApplyReport, color: boolean): string {
   const p = palette(color);
   const units = [report.hub, ...report.robots];
   const rows = units.map((u) => [u.name === 'hub' ? 'hub (webhooks)' : u.name, paintStatus(u.status, p), detail(u)]);
-  const lines = ['', table(['UNIT', 'STATUS', 'DETAIL'], rows), ''];
+  const lines = ['', formatTable(['UNIT', 'STATUS', 'DETAIL'], rows).text, ''];
   const notDone = units.flatMap((u) => u.notDone.map((a) => ({ a, why: u.reason ?? u.status })));
   if (notDone.length > 0) {
     lines.push(report.interrupted ? 'Interrupted: these actions were not done (run apply again to finish):' : 'Not done:');
@@ -26,10 +28,20 @@ export function renderReport(report: ApplyReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** One line that never reads as success unless every unit converged (the exit code follows the same outcome). */
 export function summary(report: ApplyReport, p: Palette = palette(false)): string {
   const t = report.totals;
-  const head = report.interrupted ? p.warn('Apply interrupted') : t.failed > 0 ? p.bad('Apply finished with failures') : p.ok('Apply complete');
-  return `${head}: ${t.done} action(s) done, ${t.failed} failed, ${t.notDone} not done.`;
+  const counts = `${t.done} action(s) done, ${t.failed} failed, ${t.notDone} not done`;
+  switch (applyOutcome(report)) {
+    case 'interrupted': return `${p.warn('Apply interrupted')}: ${counts}.`;
+    case 'failed': return `${p.bad('Apply finished with failures')}: ${counts}.`;
+    case 'incomplete': {
+      const away = unreachableUnits(report);
+      const why = away.length > 0 ? `; not reached: ${away.join(', ')}` : '; some robots were skipped';
+      return `${p.bad('Apply incomplete')}: ${counts}${why}. Run apply again once they can be reached.`;
+    }
+    case 'complete': return `${p.ok('Apply complete')}: ${counts}.`;
+  }
 }
 
 function paintStatus(s: UnitStatus, p: Palette): string {
@@ -54,6 +66,7 @@ export function reportJson(report: ApplyReport, extra: Record<string, unknown> =
   const doc = {
     format_version: REPORT_FORMAT_VERSION,
     ...extra,
+    outcome: applyOutcome(report),
     interrupted: report.interrupted,
     halt: report.halt,
     totals: { planned: report.totals.planned, done: report.totals.done, failed: report.totals.failed, not_done: report.totals.notDone },

@@ -3,6 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';
 import { errorCode, networkFailure, realClock, retrying, statusFailure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
+import { STATUS_CODES } from 'node:http';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
@@ -143,10 +144,5 @@ export class HubHttp {
 }
 
 function reason(status: number): string {
-  const names: Record<number, string> = {
-    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
-    412: 'Precondition Failed', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-    500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
-  };
-  return names[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+  return STATUS_CODES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 }

@@ -1,32 +1,44 @@
-// The agent's `GET /status` document (format 1.0): what the fleet page shows.
-// The agent builds it; the page in runtime/fleet-page/page/ reads it. Add fields
-// freely (optional ones keep 1.0); renaming or removing one needs 2.0.
+// The one status document (format 2.0): `robotctl status --json` prints a
+// FleetStatus, the agent's `GET /status` answers an AgentStatus (the same
+// document plus the loop's run, deliveries and settings), and the fleet page
+// in runtime/fleet-page/page/ reads it. Keys are snake_case like the hub's and
+// Terraform's JSON. Adding an optional field keeps 2.x; renaming or removing
+// one needs 3.0.
+//
+// RunSummary and ActionResult are the agent's own run records (camelCase,
+// internal); the document carries them as RunStatus and ActionStatus.
 
 import type { AppState } from '../../lib/wire/daemon.js';
 import type { DeliveryOutcome } from '../../runtime/receiver/index.js';
 
-export const AGENT_STATUS_FORMAT_VERSION = '1.0' as const;
+export const STATUS_FORMAT_VERSION = '2.0' as const;
 
-/** How a declared webhook compares with the hub: equal, different, or absent. */
-export type WebhookConvergence = 'converged' | 'drifted' | 'missing';
+/** How a declared (or owned) webhook compares with the hub; unknown when the hub was not observed. */
+export type WebhookConvergence = 'converged' | 'drifted' | 'missing' | 'unknown';
 
-export interface HubWebhookStatus {
-  /** Key under `webhooks:` in robot.yaml. */
+export interface WebhookStatus {
+  /** Key under `webhooks:` in robot.yaml (or owned in the state, pending deletion). */
   name: string;
   /** Hub id once created or adopted; null while missing. */
   id: string | null;
+  /** The URL on the hub, else the declared one; null for job webhooks. */
+  url: string | null;
+  /** As found on the hub; null when not found or the hub was not observed. */
+  enabled: boolean | null;
   state: WebhookConvergence;
-  /** Short human reasons for `drifted`, e.g. `enabled: false → true`. Optional. */
-  drift?: string[];
+  /** One line per difference, e.g. `enable: disabled on the hub, enabled in robot.yaml`; empty when converged. */
+  drift: string[];
 }
 
 export interface HubStatus {
   /** Hub base URL (never with a token). */
   endpoint: string;
   reachable: boolean;
-  /** Why the hub could not be observed; null when reachable. Optional. */
-  error?: string | null;
-  webhooks: HubWebhookStatus[];
+  /** Why the hub could not be observed; null when reachable. */
+  error: string | null;
+  webhooks: WebhookStatus[];
+  /** Webhooks on the account that this file does not manage (left alone). */
+  unmanaged_webhooks: number;
 }
 
 export interface RobotStatus {
@@ -39,44 +51,77 @@ export interface RobotStatus {
   reachable: boolean;
   /** Why the robot could not be observed or converged; null when fine. */
   error: string | null;
-  /** Names of the apps installed on the robot (observed). */
+  /** The daemon's own state (e.g. `running`); null when unreachable. */
+  daemon: string | null;
+  /** Names of the apps installed on the robot (observed), sorted. */
   installed: string[];
   /** The app robot.yaml wants running on this robot (after per-robot overrides); null = none. */
   active: string | null;
   /** The daemon's current app (observed), null when none. */
   running: string | null;
   /** State of `running` (starting, running, done, stopping, error); null when none. */
-  appState: AppState | null;
+  app_state: AppState | null;
   /** True when the robot matches robot.yaml. */
   converged: boolean;
   /** Human lines for each difference, e.g. `app dev_app: not installed`; empty when converged. */
   drift: string[];
 }
 
+export interface FleetStatus {
+  format_version: typeof STATUS_FORMAT_VERSION;
+  /** ISO time this document was made. */
+  generated_at: string;
+  /** Path of the robot.yaml. */
+  file: string;
+  /** Null when robot.yaml declares no webhooks and the hub is not observed. */
+  hub: HubStatus | null;
+  robots: RobotStatus[];
+  /** True when anything (hub or a robot) differs from robot.yaml or could not be observed. */
+  drift: boolean;
+}
+
 export type RunTrigger = 'startup' | 'file' | 'interval' | 'delivery' | 'manual';
 export type RunResult = 'converged' | 'drift' | 'failed' | 'running';
 export type ActionOutcome = 'ok' | 'failed' | 'skipped';
 
+/** The agent's record of one action (internal). */
 export interface ActionResult {
-  /** Resource address, e.g. `webhooks.redeploy` or `robots.desk.apps.hello_app`. */
   address: string;
-  /** Action kind from the closed vocabulary (create, update, install, start, …). */
   kind: string;
   outcome: ActionOutcome;
   error: string | null;
   durationMs: number;
 }
 
+/** The agent's record of one reconcile (internal). */
 export interface RunSummary {
   trigger: RunTrigger;
-  /** ISO times. */
   startedAt: string;
   finishedAt: string | null;
   result: RunResult;
   actions: ActionResult[];
 }
 
-export interface DeliverySummary {
+export interface ActionStatus {
+  /** Resource address, e.g. `webhooks.redeploy` or `robots.desk.apps.hello_app`. */
+  address: string;
+  /** Action kind from the closed vocabulary (create, update, install, start, …). */
+  kind: string;
+  outcome: ActionOutcome;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface RunStatus {
+  trigger: RunTrigger;
+  /** ISO times. */
+  started_at: string;
+  finished_at: string | null;
+  result: RunResult;
+  actions: ActionStatus[];
+}
+
+export interface DeliveryStatus {
   /** ISO time the delivery arrived. */
   at: string;
   /** Receiver path, e.g. `/webhooks/redeploy`. */
@@ -90,29 +135,19 @@ export interface DeliverySummary {
   outcome: DeliveryOutcome;
   /** Why it was refused or failed; null otherwise. */
   error: string | null;
-  /** What the agent did about it, e.g. `reinstalled hello_app on desk, lab-1`. Optional. */
-  action?: string | null;
+  /** What the agent did about it, e.g. `reinstalled hello_app on desk, lab-1`. */
+  action: string | null;
 }
 
-export interface AgentStatus {
-  format_version: typeof AGENT_STATUS_FORMAT_VERSION;
-  /** ISO time this document was made. */
-  generatedAt: string;
-  /** Path of the robot.yaml the agent watches. */
-  file: string;
+export interface AgentStatus extends FleetStatus {
   /** heal: drift is corrected; warn: drift is only reported. */
   mode: 'heal' | 'warn';
-  /** Drift check interval. Optional. */
-  intervalMs?: number;
-  /** Null when robot.yaml declares no webhooks and the hub is not observed. */
-  hub: HubStatus | null;
-  robots: RobotStatus[];
+  /** Drift check interval. */
+  interval_ms: number;
   /** The last (or current) reconcile; null before the first. */
-  lastRun: RunSummary | null;
+  last_run: RunStatus | null;
   /** The last deliveries received, newest first (the page shows up to 20). */
-  deliveries: DeliverySummary[];
-  /** True when anything (hub or a robot) differs from robot.yaml. */
-  drift: boolean;
-  /** Why the file could not be loaded (the agent keeps the last good one); null when fine. Optional. */
-  configError?: string | null;
+  deliveries: DeliveryStatus[];
+  /** Why the file could not be loaded (the agent keeps the last good one); null when fine. */
+  config_error: string | null;
 }

@@ -42,7 +42,7 @@ t.test('on start it applies: webhook created, apps installed, active app running
   t.equal(hooks.length, 1);
   t.equal(hooks[0]?.url, `http://127.0.0.1:${loop.receiverPort}/webhooks/redeploy`);
   const st = await status();
-  t.equal(st.format_version, '1.0');
+  t.equal(st.format_version, '2.0');
   t.equal(st.drift, false);
   t.same(st.robots.map((r) => [r.name, r.running, r.converged]), [['r1', 'app_a', true], ['r2', 'app_a', true]]);
   t.equal(st.hub?.webhooks[0]?.state, 'converged');
@@ -94,14 +94,14 @@ t.test('an invalid edit keeps the last good config and reports it', async (t) =>
   const [, r2] = loop.robots as [Robot, Robot];
   const lines = a?.lines.length ?? 0;
   writeFileSync(loop.file, 'version: 1\napps: [oops\n');
-  await until(async () => (await status()).configError, 5000, 'configError');
+  await until(async () => (await status()).config_error, 5000, 'config_error');
   const st = await status();
-  t.match(st.configError, /robot\.yaml/);
+  t.match(st.config_error, /robot\.yaml/);
   t.match(a?.lines.slice(lines).join('\n'), /invalid; keeping the last good version/);
   t.equal(a?.agent.config.robots.r2?.active, 'app_b', 'last good config kept');
   t.equal(await running(r2), 'app_b');
   loop.writeConfig({ overrides: { r2: 'app_b' } });
-  await until(async () => (await status()).configError === null, 5000, 'configError cleared');
+  await until(async () => (await status()).config_error === null, 5000, 'config_error cleared');
   t.pass('a valid save clears the error');
 });
 

@@ -46,7 +46,7 @@ receiver:
   t.match(out, /done +create webhooks\.notify/, out);
   const st = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as AgentStatus;
   t.equal(st.drift, false);
-  t.equal(st.lastRun?.trigger, 'startup');
+  t.equal(st.last_run?.trigger, 'startup');
   t.equal(st.hub?.webhooks[0]?.state, 'converged');
   t.notOk(out.includes(USER.token), 'the token is never printed');
   child.kill('SIGTERM');
@@ -59,13 +59,13 @@ receiver:
 t.test('flag and file mistakes', async (t) => {
   const dir = t.testdir({ 'robot.yaml': 'version: 1\nrobots:\n  desk: { url: http://127.0.0.1:1 }\n', 'bad.yaml': 'version: 2\n' });
   const mode = await runInProcess(['agent', '-f', join(dir, 'robot.yaml'), '--mode', 'loud']);
-  t.equal(mode.code, 2);
+  t.equal(mode.code, 64);
   t.match(mode.stderr, /--mode must be heal or warn/);
   const interval = await runInProcess(['agent', '-f', join(dir, 'robot.yaml'), '--interval', 'soon']);
-  t.equal(interval.code, 1);
+  t.equal(interval.code, 64);
   t.match(interval.stderr, /--interval: expected a duration/);
   const port = await runInProcess(['agent', '-f', join(dir, 'robot.yaml'), '--receiver-port', '70000']);
-  t.equal(port.code, 2);
+  t.equal(port.code, 64);
   const busy = createServer();
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
   const taken = (busy.address() as { port: number }).port;

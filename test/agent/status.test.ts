@@ -26,8 +26,10 @@ t.test('converged fleet', async (t) => {
   });
   const st = buildStatus(input({ observation: obs, remaining: plan(desired, obs, st0), state: st0 }));
   t.equal(st.drift, false);
-  t.same(st.hub?.webhooks, [{ name: 'redeploy', id: 'h1', state: 'converged' }]);
-  t.same(st.robots.map((r) => [r.name, r.running, r.appState, r.converged, r.dashboard]), [
+  t.same(st.hub?.webhooks, [{ name: 'redeploy', id: 'h1', url: 'https://example.org/hooks/redeploy', enabled: true, state: 'converged', drift: [] }]);
+  t.equal(st.format_version, '2.0');
+  t.equal(st.generated_at, '1970-01-01T00:00:00.000Z');
+  t.same(st.robots.map((r) => [r.name, r.running, r.app_state, r.converged, r.dashboard]), [
     ['desk', 'hello_app', 'running', true, 'http://127.0.0.1:8000/'],
     ['lab', 'hello_app', 'running', true, 'http://127.0.0.1:8001/'],
   ]);
@@ -56,15 +58,15 @@ t.test('a missing webhook, deliveries newest first, config error', async (t) => 
     { id: 2, time: '2026-01-01T00:00:01.000Z', endpoint: '/webhooks/redeploy', event: null, repo: null, status: 403, outcome: 'rejected' as const, durationMs: null, error: 'Invalid webhook secret.' },
   ];
   const st = buildStatus(input({ observation: obs, remaining: plan(desired, obs, state()), deliveries, configError: 'robot.yaml:3:1: bad' }));
-  t.same(st.hub?.webhooks, [{ name: 'redeploy', id: null, state: 'missing' }]);
+  t.match(st.hub?.webhooks, [{ name: 'redeploy', id: null, state: 'missing', drift: [/^create: /] }]);
   t.same(st.deliveries.map((d) => [d.status, d.action ?? null, d.error]), [[403, null, 'Invalid webhook secret.'], [200, 'redeploy hello_app on desk', null]]);
-  t.equal(st.configError, 'robot.yaml:3:1: bad');
+  t.equal(st.config_error, 'robot.yaml:3:1: bad');
   t.equal(st.hub?.endpoint, 'http://127.0.0.1:1');
 });
 
 t.test('before the first observation', async (t) => {
   const st = buildStatus(input({ watchesHub: false }));
   t.equal(st.hub, null);
-  t.equal(st.lastRun, null);
+  t.equal(st.last_run, null);
   t.same(st.robots.map((r) => [r.reachable, r.error]), [[false, 'not observed yet'], [false, 'not observed yet']]);
 });

@@ -99,7 +99,7 @@ t.test('existing folder, missing destination, unknown template', async (t) => {
   t.equal(r.code, 1);
   t.match(r.stderr, "Unknown template 'fancy': use one of default, conversation.");
   r = await runInProcess(['app', 'create', 'ok_app'], { cwd: dest });
-  t.equal(r.code, 2, 'missing DEST is a usage error');
+  t.equal(r.code, 64, 'missing DEST is a usage error');
   t.match(r.stderr, 'missing required argument');
 });
 

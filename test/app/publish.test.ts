@@ -79,7 +79,8 @@ t.test('publish runs app check first and stops on a failed rule', async (t) => {
   const dir = t.testdir();
   await runInProcess(['app', 'create', 'pub_app', dir], { env });
   rmSync(join(makeApp(dir), 'index.html'));
-  const r = await runInProcess(['app', 'publish', makeApp(dir), '--token', TOKEN], { env });
+  writeFileSync(join(dir, 'token'), `${TOKEN}\n`);
+  const r = await runInProcess(['app', 'publish', makeApp(dir), '--token-file', join(dir, 'token')], { env });
   t.equal(r.code, 1);
   t.equal(r.stderr, '[ERROR] index.html is missing\n');
   t.notMatch(r.stdout, 'Publishing');
@@ -94,7 +95,7 @@ t.test('no token, or a wrong one: a clear message, never the token', async (t) =
   t.match(r.stderr, 'You need to be logged in to Hugging Face to publish an app');
   r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check', '--token', 'hf_wrong_secret_value'], { env });
   t.equal(r.code, 1);
-  t.match(r.stderr, /^Error: Publishing failed: /);
+  t.match(r.stderr, /^Warning: --token is visible to other users in the process list \(ps\); use --token-file PATH or HF_TOKEN instead\.\nError: Publishing failed: /);
   t.notMatch(r.stderr, 'hf_wrong_secret_value');
   t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
 });

@@ -14,7 +14,7 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   const receiver = createReceiver({ port: 0, landingPage: null, secret: null, env: {}, log: () => {} });
   mountFleetPage(receiver);
   receiver.route('GET', '/status', (_req, res) => {
-    const body = JSON.stringify({ ...current, generatedAt: new Date().toISOString() });
+    const body = JSON.stringify({ ...current, generated_at: new Date().toISOString() });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);
   });
@@ -75,13 +75,13 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
 });
 
 t.test('fleet page says when the agent is unreachable or speaks another format', { skip: skipWithoutChromium }, async (t) => {
-  let answer: 'v2' | 'down' = 'v2';
+  let answer: 'v3' | 'down' = 'v3';
   const receiver = createReceiver({ port: 0, landingPage: null, secret: null, env: {}, log: () => {} });
   mountFleetPage(receiver);
   receiver.route('GET', '/status', (_req, res) => {
     if (answer === 'down') { res.writeHead(503); res.end(); return; }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...healed(), format_version: '2.0' }));
+    res.end(JSON.stringify({ ...healed(), format_version: '3.0' }));
   });
   const { url } = await receiver.start();
   t.teardown(() => receiver.close());
@@ -89,7 +89,7 @@ t.test('fleet page says when the agent is unreachable or speaks another format',
   t.teardown(() => browser.close());
   const page = await browser.newPage({ viewport: PHONE });
   await page.goto(`${url}/`);
-  await page.waitForFunction(() => /unsupported status format 2\.0/.test(document.querySelector('#connection')?.textContent ?? ''));
+  await page.waitForFunction(() => /unsupported status format 3\.0/.test(document.querySelector('#connection')?.textContent ?? ''));
   t.pass('an unknown format is refused with a message');
   answer = 'down';
   await page.waitForFunction(() => /agent unreachable \(HTTP 503\)/.test(document.querySelector('#connection')?.textContent ?? ''));

@@ -17,8 +17,8 @@ t.test('--version prints the package version', async (t) => {
   t.equal(r.stdout, `${pkg.version}\n`);
 });
 
-t.test('an unknown command is a usage error (exit 2) without a stack trace', async (t) => {
+t.test('an unknown command is a usage error (exit 64, never 2 = drift) without a stack trace', async (t) => {
   const r = await runInProcess(['nope']);
-  t.equal(r.code, 2);
+  t.equal(r.code, 64);
   t.equal(r.stderr, "Error: unknown command 'nope'. Run `robotctl --help` for the list.\n");
 });

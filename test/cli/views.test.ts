@@ -1,6 +1,10 @@
 import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
-import { renderStatus, statusDoc, statusJson } from '../../cli/views/status-view.js';
+import { renderStatus, statusJson } from '../../cli/views/status-view.js';
+import { fleetStatus } from '../../reconciler/agent/status-fleet.js';
+import type { Config } from '../../schema/types.js';
+import type { StateFile } from '../../state/types.js';
+import type { Observation, Plan } from '../../reconciler/types.js';
 import { renderState, stateJson } from '../../cli/views/state-view.js';
 import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from '../reconciler/plan-fixtures.js';
 
@@ -11,6 +15,10 @@ const hook = webhook('redeploy');
 const hello = app('hello_app');
 const desired = config({ webhooks: [hook], apps: [hello], active: 'hello_app', robots: [{ name: 'desk' }, { name: 'lab' }] });
 const owned = state({ webhooks: { redeploy: { id: 'wh1', spec: hook } }, apps: { desk: { hello_app: hello } } });
+
+/** What `robotctl status` builds: the fleet status at a fixed time. */
+const statusDoc = (c: Config, observation: Observation, s: StateFile, remaining: Plan) =>
+  fleetStatus({ config: c, file: '/x/robot.yaml', hubEndpoint: 'http://127.0.0.1:1', watchesHub: true, observation, remaining, state: s, lastRun: null, now: new Date(0) });
 
 t.test('status: converged webhook, converged robot, drifted robot, unreachable robot', async (t) => {
   const observed = observation({
@@ -36,7 +44,8 @@ t.test('status: converged webhook, converged robot, drifted robot, unreachable r
   ].join('\n'));
   t.notMatch(text, SECRET);
   const json = JSON.parse(statusJson(doc)) as { format_version: string; robots: { name: string; converged: boolean; reachable: boolean }[] };
-  t.equal(json.format_version, '1.0');
+  t.equal(json.format_version, '2.0');
+  t.match(json, { generated_at: '1970-01-01T00:00:00.000Z', file: '/x/robot.yaml', drift: true, hub: { reachable: true, unmanaged_webhooks: 1, webhooks: [{ name: 'redeploy', state: 'converged' }] } });
   t.same(json.robots.map((r) => [r.name, r.reachable, r.converged]), [['desk', true, true], ['lab', false, false]]);
   t.notMatch(statusJson(doc), SECRET);
 });
@@ -50,8 +59,8 @@ t.test('status: a drifted webhook says why, and the hub being down is shown', as
   t.notMatch(text, 'rotated-elsewhere-42', 'the secret found on the hub is never shown either');
   const down = observation({ hubError: 'hub unreachable: ECONNREFUSED', robots: { desk: robotObs(), lab: robotObs() } });
   const downText = renderStatus(statusDoc(desired, down, owned, plan(desired, down, owned)), false);
-  t.match(downText, '  hub not reachable: hub unreachable: ECONNREFUSED');
-  t.match(downText, /redeploy\s+-\s+\S+\s+-\s+no hub not observed/);
+  t.match(downText, '  hub not observed: hub unreachable: ECONNREFUSED');
+  t.match(downText, /redeploy\s+wh1\s+\S+\s+-\s+no hub not observed/, 'the id recorded in the state, state unknown');
 });
 
 t.test('state show: owned webhooks and apps, the lock holder, never a secret', async (t) => {

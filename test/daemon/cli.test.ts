@@ -18,7 +18,7 @@ t.test('without --sim there is no backend: exit 1 with a clear message', async (
   t.equal(r.code, 1);
   t.match(r.stderr, /no hardware backend.*robotctl daemon --sim/);
   const bad = await runInProcess(['daemon', '--sim', '--stop-timeout', 'soon']);
-  t.equal(bad.code, 2);
+  t.equal(bad.code, 64);
 });
 
 t.test('--sim --port 0: first line, serves the API, SIGTERM stops the app and exits 0', async (t) => {

@@ -29,6 +29,9 @@ t.test('answering yes on a terminal applies', async (t) => {
   const r = await runInPty(['apply', '-f', file], { env: env(hub.url), cwd: dir, answers: [{ when: 'accepted:', send: 'yes\n' }] });
   t.equal(r.code, 0, r.output);
   t.match(r.output, QUESTION.trim());
+  const beforeQuestion = r.output.slice(0, r.output.indexOf(QUESTION.trim()));
+  t.equal(beforeQuestion.split('Plan: ').length - 1, 1, 'the Plan: line is printed once before the question');
+  t.match(beforeQuestion, /Plan: 1 to create, 0 to update, 0 to delete, 0 robot changes\.\r?\n\r?\n$/, 'then the question alone');
   t.match(r.output, 'webhooks.hook: created');
   t.notMatch(r.output, SECRET);
   t.equal(await hooks('pty-yes'), 1);

@@ -71,10 +71,10 @@ t.test('apply from nothing converges the hub and three robots', async (t) => {
     t.match(r.stdout, new RegExp(`\\n${n} +converged`));
   }
   t.match(r.stdout, /Apply complete: 7 action\(s\) done, 0 failed, 0 not done/);
-  const status = JSON.parse((await cli(['status', '-f', 'robot.yaml', '--json'])).stdout) as { format_version: string; robots: { running: string; converged: boolean }[]; webhooks: { converged: boolean }[] };
-  t.equal(status.format_version, '1.0');
+  const status = JSON.parse((await cli(['status', '-f', 'robot.yaml', '--json'])).stdout) as { format_version: string; robots: { running: string; converged: boolean }[]; hub: { webhooks: { state: string }[] } };
+  t.equal(status.format_version, '2.0');
   t.same(status.robots.map((x) => [x.running, x.converged]), [['quiet_app', true], ['quiet_app', true], ['quiet_app', true]]);
-  t.same(status.webhooks.map((w) => w.converged), [true]);
+  t.same(status.hub.webhooks.map((w) => w.state), ['converged']);
 });
 
 t.test('a second apply makes zero writes (counted at the servers) and diff says no drift', async (t) => {
@@ -96,11 +96,26 @@ t.test('an unreachable robot is reported and does not stop the others', async (t
   t.equal(r.code, 1, 'not converged');
   t.match(r.stdout, /\nr0 +unreachable +robot daemon at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
   for (const n of ['r1', 'r2', 'r3']) t.match(r.stdout, new RegExp(`robots\\.${n}: stop quiet_app ok`));
+  t.match(r.stdout, '\nApply incomplete: 3 action(s) done, 0 failed, 0 not done; not reached: r0. Run apply again once they can be reached.\n');
   const diff = await cli(['diff', '-f', 'down.yaml']);
   t.equal(diff.code, 1, 'an unreachable robot is an error for diff, never drift');
   const back = await cli(['apply', '-f', 'robot.yaml', '--yes']);
   t.equal(back.code, 0);
   t.match(back.stdout, /robots\.r3: start quiet_app ok/);
+});
+
+t.test('the hub unreachable: the robots converge, the summary says the apply is incomplete', async (t) => {
+  const port = await closedPort();
+  writeYaml(dir, 'hub-down.yaml', yaml({ active: null }).replace(/\n {2}crash_app:.*\n/, '\n'));
+  const r = await runCli(['apply', '-f', 'hub-down.yaml', '--yes'], { env: env(`http://127.0.0.1:${port}`), cwd: dir, timeoutMs: 120_000 });
+  outputs.push(r.stdout, r.stderr);
+  t.equal(r.code, 1, 'not converged');
+  for (const n of ['r1', 'r2', 'r3']) t.match(r.stdout, new RegExp(`robots\\.${n}: stop quiet_app ok`));
+  t.match(r.stdout, /\nhub \(webhooks\) +unreachable +/);
+  t.match(r.stdout, '\nApply incomplete: 3 action(s) done, 0 failed, 0 not done; not reached: hub. Run apply again once they can be reached.\n');
+  t.notMatch(r.stdout, 'Apply complete');
+  const back = await cli(['apply', '-f', 'robot.yaml', '--yes']);
+  t.equal(back.code, 0, back.stdout);
 });
 
 t.test('a failed canary stops the rollout: the others are skipped', async (t) => {

@@ -73,12 +73,12 @@ t.test('robotctl hub: first line, users, SIGTERM closes cleanly', async (t) => {
 
 t.test('robotctl hub: default user, usage errors', async (t) => {
   const { lines, child } = await startCliHub([]);
-  t.equal(lines[1], "user 'demo', token 'hf_demo_local_token' (pass --user NAME --token TOKEN to choose)");
+  t.equal(lines[1], "user 'demo', token 'hf_demo_local_token' (pass --user NAME --token-file FILE to choose)");
   child.kill('SIGINT');
   t.equal(await new Promise((r) => child.on('exit', r)), 0);
   const r = await runInProcess(['hub', '--user', 'a']);
-  t.equal(r.code, 2);
-  t.match(r.stderr, 'one --token per --user');
+  t.equal(r.code, 64);
+  t.match(r.stderr, 'one --token-file (or --token) per --user');
   const help = await runInProcess(['hub', '--help']);
   t.match(help.stdout, /--job-command/);
   t.match(help.stdout, /user 'demo' exists with the token/);

@@ -69,14 +69,21 @@ t.test('create, list, info, update, enable, disable, delete', async (t) => {
   t.equal((await cli(['delete', jobId, '-y'])).stdout, `✓ Webhook deleted\n  id: ${jobId}\n`);
 });
 
-t.test('colour: ANSI unless NO_COLOR (like hf), errors bold red', async (t) => {
-  const r = await runInProcess(['webhooks', 'create', '--watch', 'user:alice', '--url', 'https://x.org'], { env: { ...env, NO_COLOR: '' } });
+t.test('colour only on a terminal and without NO_COLOR; errors bold red', async (t) => {
+  const onTty = { env: { ...env, NO_COLOR: '' }, isTTY: true };
+  const r = await runInProcess(['webhooks', 'create', '--watch', 'user:alice', '--url', 'https://x.org'], onTty);
   t.match(r.stdout, /^\x1b\[32m✓ Webhook created\x1b\[0m\n  id: /);
-  const e = await runInProcess(['webhooks', 'info', 'nope'], { env: { ...env, NO_COLOR: '' } });
+  const e = await runInProcess(['webhooks', 'info', 'nope'], onTty);
   t.match(e.stderr, /^\x1b\[1m\x1b\[31mError: /);
+  const noColor = await runInProcess(['webhooks', 'info', 'nope'], { env: { ...env, NO_COLOR: '1' }, isTTY: true });
+  t.match(noColor.stderr, /^Error: /, 'NO_COLOR wins on a terminal');
+  const piped = await runCli(['webhooks', 'create', '--watch', 'user:alice', '--url', 'https://x.org/piped'], { env: { ...env, NO_COLOR: '' } });
+  t.match(piped.stdout, /^✓ Webhook created\n  id: [0-9a-f]{24}\n$/, 'the real binary into a pipe: no escape codes');
+  const pipedErr = await runCli(['webhooks', 'info', 'nope'], { env: { ...env, NO_COLOR: '' } });
+  t.notMatch(pipedErr.stderr, '\x1b[', 'no escape codes in a piped stderr either');
 });
 
-t.test('usage errors exit 2 with the messages of hf', async (t) => {
+t.test('usage errors exit 64 (never 2 = drift) with the messages of hf', async (t) => {
   const cases: [string[], string][] = [
     [['ls', '--json', '-q'], "Error: '--json' and '-q' are mutually exclusive.\n"],
     [['ls', '--format', 'json', '--json'], "Error: '--format' and '--json' are mutually exclusive.\n"],
@@ -90,7 +97,7 @@ t.test('usage errors exit 2 with the messages of hf', async (t) => {
   ];
   for (const [args, message] of cases) {
     const r = await cli(args);
-    t.equal(r.code, 2, args.join(' '));
+    t.equal(r.code, 64, args.join(' '));
     t.ok(r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
   }
   t.equal(hub.stats().writes > 0, true);
@@ -146,14 +153,19 @@ t.test('delete prompt through a pseudo-terminal', async (t) => {
   t.notOk(hub.data().webhooks.some((w) => w.id === id));
 });
 
-t.test('truncation to the terminal width with a hint on stderr', async (t) => {
+t.test('truncation to the terminal width with a hint on stderr, never the id, never into a pipe', async (t) => {
   await clearAll();
-  await cli(['create', '--watch', 'space:alice/a-very-long-space-name-indeed', '--url', 'https://example.org/a/very/long/path/for/the/hook']);
-  const r = await cli(['ls'], { COLUMNS: '60' });
+  const id = (await cli(['create', '--watch', 'space:alice/a-very-long-space-name-indeed', '--url', 'https://example.org/a/very/long/path/for/the/hook', '-q'])).stdout.trim();
+  const tty = (args: string[]) => runInProcess(['webhooks', ...args], { env: { ...env, COLUMNS: '60' }, isTTY: true });
+  const r = await tty(['ls']);
   t.ok(r.stdout.split('\n').every((l) => l.length <= 60), r.stdout);
   t.match(r.stdout, '...');
+  t.match(r.stdout, `\n${id} `, 'the id column is never cut');
   t.equal(r.stderr, 'Hint: Use `--no-truncate` or `--format json` to display full values.\n');
-  const full = await cli(['ls', '--no-truncate'], { COLUMNS: '60' });
+  const full = await tty(['ls', '--no-truncate']);
   t.match(full.stdout, 'https://example.org/a/very/long/path/for/the/hook');
   t.equal(full.stderr, '');
+  const piped = await runCli(['webhooks', 'ls'], { env: { ...env, COLUMNS: '20' } });
+  t.match(piped.stdout.split('\n')[2], new RegExp(`^${id} https://example\\.org/a/very/long/path/for/the/hook +space:alice/a-very-long-space-name-indeed $`), 'piped: whole cells');
+  t.equal(piped.stderr, '');
 });

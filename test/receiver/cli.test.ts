@@ -110,7 +110,7 @@ t.test('user mistakes: clear messages and exit codes, no stack', async (t) => {
   t.equal(none.code, 1);
   t.match(none.stderr, /none\.yaml declares no receiver endpoints/);
   const port = await runInProcess(['receiver', '--port', 'abc']);
-  t.equal(port.code, 2);
+  t.equal(port.code, 64);
   t.match(port.stderr, /--port must be a number from 0 to 65535/);
   for (const r of [bad, none, port]) t.notMatch(r.stderr, /\n\s+at /);
 });

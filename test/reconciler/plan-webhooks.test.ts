@@ -120,7 +120,7 @@ for (const c of cases) {
     }
     const p = plan(c.desired, c.observed, c.state, c.opts);
     t.same(p.actions.map((x) => `${x.type} ${x.address}`), c.expect);
-    t.equal(p.format_version, '1.0');
+    t.equal(p.format_version, '2.0');
     t.notMatch(JSON.stringify(p), /hunter2/, 'no secret in the plan');
     c.check?.(t, p);
     t.end();

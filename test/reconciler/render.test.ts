@@ -1,6 +1,9 @@
 import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
-import { renderPlan, planToJson, parsePlan, summaryLine } from '../../cli/views/plan-view.js';
+import { renderPlan, summaryLine } from '../../cli/views/plan-view.js';
+import { readFileSync } from 'node:fs';
+import { PLAN_SCHEMA_FILE, planToJson, parsePlan } from '../../reconciler/plan-file.js';
+import { fromDocument, toDocument } from '../../reconciler/plan-keys.js';
 import { PlanError } from '../../reconciler/plan-error.js';
 import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from './plan-fixtures.js';
 
@@ -70,7 +73,7 @@ t.test('summary lines', (t) => {
     state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }));
   t.equal(renderPlan(same), 'No changes. The hub and robots match robot.yaml.\n');
   const blind = plan(desired, observation({ hubError: 'HTTP 503' }), state());
-  t.match(renderPlan(blind), /Hub not reachable, no webhook changes planned: HTTP 503/);
+  t.match(renderPlan(blind), /Hub not observed, no webhook changes planned: HTTP 503/);
   t.match(summaryLine(blind), /^No changes for what could be observed/);
   t.end();
 });
@@ -79,15 +82,50 @@ t.test('JSON view round-trips and carries format_version', (t) => {
   const p = busyPlan();
   const text = planToJson(p);
   const data = JSON.parse(text) as Record<string, unknown>;
-  t.equal(data.format_version, '1.0');
-  t.same(parsePlan(text), p);
+  t.equal(data.format_version, '2.0');
+  t.strictSame(parsePlan(text), p, 'exact round trip');
+  const keys: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { keys.push(k); if (k !== 'extra') walk(x); }
+  };
+  walk(data);
+  t.same(keys.filter((k) => /[A-Z]/.test(k)), [], 'every key of the JSON plan is snake_case');
+  t.match(data, { hub_error: null, observed_digest: /^sha256:/, desired_digest: /^sha256:/ });
+  const updates = (data.actions as { type: string; changes?: { field: string }[]; patch?: { path: string }[] }[]).filter((a) => a.type === 'update');
+  t.ok(updates.length > 0, 'the busy plan has an update');
+  t.end();
+});
+
+t.test('snake_case keys: changed fields and patch paths follow, app paths and extra stay as they are', (t) => {
+  const action = {
+    changes: [{ field: 'jobId', before: 'a', after: 'b' }], patch: [{ op: 'replace', path: '/jobId', value: 'b' }],
+    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secretHash: null,
+  };
+  const doc = toDocument(action);
+  t.strictSame(doc, {
+    changes: [{ field: 'job_id', before: 'a', after: 'b' }], patch: [{ op: 'replace', path: '/job_id', value: 'b' }],
+    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secret_hash: null,
+  });
+  t.strictSame(fromDocument(doc), action);
+  t.end();
+});
+
+t.test('the plan file schema has an $id and names every field the JSON plan has', (t) => {
+  const schema = JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as { $id: string };
+  t.equal(schema.$id, 'https://robotctl.dev/schema/plan-file.schema.json');
   t.end();
 });
 
 t.test('a plan file of another version or shape is refused', (t) => {
   const text = planToJson(busyPlan());
-  t.throws(() => parsePlan(text.replace('"format_version": "1.0"', '"format_version": "2.0"')), /format_version "2.0".*make a new plan/);
-  t.throws(() => parsePlan('{"format_version":"1.0"}'), PlanError);
+  t.throws(() => parsePlan(text.replace('"format_version": "2.0"', '"format_version": "1.0"'), 'p.json'),
+    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.0: make a new plan with this version of robotctl (`robotctl plan --out p.json`)' });
+  t.throws(() => parsePlan('{"actions":[]}', 'p.json'), /format_version null/);
+  t.throws(() => parsePlan('{"format_version":"2.0"}'), PlanError);
+  t.throws(() => parsePlan(text.replace('"spec_hash"', '"specHash"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+: must have required property 'spec_hash'\): make a new one with `robotctl plan --out`$/);
+  t.throws(() => parsePlan(text.replace('"observed_digest"', '"observedDigest"'), 'p.json'), /must have required property 'observed_digest'/);
+  t.throws(() => parsePlan(text.replace(/"type": "create"/, '"type": "explode"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+\/type: must be equal to one of the allowed values\)/);
   t.throws(() => parsePlan('not json'), /not valid JSON/);
   t.throws(() => parsePlan('[1]'), /not a robotctl plan/);
   t.end();

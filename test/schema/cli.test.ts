@@ -82,9 +82,9 @@ t.test('validate: a secret that breaks a rule is never printed', async (t) => {
   t.match(r.stdout, /printable ASCII/);
 });
 
-t.test('validate: a wrong flag is a usage error (exit 2)', async (t) => {
+t.test('validate: a wrong flag is a usage error (exit 64, never 2 = drift)', async (t) => {
   const r = await runCli(['validate', '--nope'], { env });
-  t.equal(r.code, 2);
+  t.equal(r.code, 64);
   t.match(r.stderr, /unknown option '--nope'/);
   t.notMatch(r.stderr, /    at /);
 });

@@ -4,14 +4,16 @@ import { createHubClient } from '../../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../../drivers/hub/endpoint.js';
 import { resolveToken } from '../../../drivers/hub/token.js';
 import type { HubClient } from '../../../drivers/hub/types.js';
+import { tokenFromFlags, type TokenFlags } from '../../session/token-flags.js';
 
-/** A hub client for a CLI command: endpoint from HF_ENDPOINT, token from --token / HF_TOKEN / token file. */
-export function cliHubClient(io: Io, tokenFlag: string | undefined): HubClient {
-  return createHubClient({ endpoint: resolveEndpoint(io.env), token: requireToken(io, tokenFlag) });
+/** A hub client for a CLI command: endpoint from HF_ENDPOINT, token from --token/--token-file, HF_TOKEN, token file. */
+export function cliHubClient(io: Io, token: string): HubClient {
+  return createHubClient({ endpoint: resolveEndpoint(io.env), token });
 }
 
-export function requireToken(io: Io, tokenFlag: string | undefined): string {
-  const resolved = resolveToken({ flag: tokenFlag ?? null, env: io.env });
-  if (!resolved) throw new UserError('Not logged in: pass --token, set HF_TOKEN, or run `robotctl auth login`.');
+/** The token to use, or a clear error naming every way to give one. */
+export function requireToken(io: Io, flags: TokenFlags): string {
+  const resolved = resolveToken({ flag: tokenFromFlags(io, flags), env: io.env });
+  if (!resolved) throw new UserError('Not logged in: run `robotctl auth login`, set HF_TOKEN, or pass --token-file.');
   return resolved.token;
 }

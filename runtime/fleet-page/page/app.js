@@ -3,7 +3,7 @@
 import { renderHeader, renderRobots, renderHub, renderRun, renderDeliveries } from './render.js';
 
 const POLL_MS = 1500;
-const SUPPORTED_MAJOR = '1';
+const SUPPORTED_MAJOR = '2';
 const last = new Map();
 let paused = false;
 let timer = null;
@@ -30,11 +30,11 @@ function show(status) {
   const state = renderHeader(status);
   section('robots', status.robots, () => renderRobots(status));
   section('hub', status.hub, renderHub);
-  section('run', status.lastRun, renderRun);
+  section('run', status.last_run, renderRun);
   section('deliveries', status.deliveries, renderDeliveries);
   const updated = document.getElementById('updated');
   updated.textContent = new Date().toLocaleTimeString();
-  updated.setAttribute('datetime', status.generatedAt ?? new Date().toISOString());
+  updated.setAttribute('datetime', status.generated_at ?? new Date().toISOString());
   if (state !== lastState) {
     const drifted = status.robots.filter((r) => !r.converged).map((r) => r.name);
     if (lastState !== null || state !== 'converged') {

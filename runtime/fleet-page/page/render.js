@@ -18,7 +18,7 @@ function robotState(r) {
 
 function runningText(r) {
   if (!r.running) return h('span', { class: 'muted' }, 'none');
-  return [r.running, ' ', pill(r.appState ?? 'unknown', r.appState === 'running' ? 'ok' : r.appState === 'error' ? 'failed' : 'info')];
+  return [r.running, ' ', pill(r.app_state ?? 'unknown', r.app_state === 'running' ? 'ok' : r.app_state === 'error' ? 'failed' : 'info')];
 }
 
 export function renderRobots(status) {
@@ -37,7 +37,7 @@ export function renderRobots(status) {
   document.getElementById('robots-table').hidden = status.robots.length === 0;
 }
 
-const WEBHOOK_PILL = { converged: 'ok', drifted: 'drift', missing: 'failed' };
+const WEBHOOK_PILL = { converged: 'ok', drifted: 'drift', missing: 'failed', unknown: 'info' };
 
 export function renderHub(hub) {
   const summary = document.getElementById('hub-summary');
@@ -69,8 +69,8 @@ export function renderRun(run) {
     return;
   }
   const failed = run.actions.filter((a) => a.outcome === 'failed').length;
-  fill(summary, pill(run.result, RUN_PILL[run.result] ?? 'info'), ` triggered by ${run.trigger}, started `, timeEl(run.startedAt),
-    run.finishedAt ? [', finished ', timeEl(run.finishedAt)] : ' (still running)',
+  fill(summary, pill(run.result, RUN_PILL[run.result] ?? 'info'), ` triggered by ${run.trigger}, started `, timeEl(run.started_at),
+    run.finished_at ? [', finished ', timeEl(run.finished_at)] : ' (still running)',
     ` · ${run.actions.length} action(s)${failed ? `, ${failed} failed` : ''}`);
   summary.dataset.result = run.result;
   table.hidden = run.actions.length === 0;
@@ -78,7 +78,7 @@ export function renderRun(run) {
     rowHead('Resource', h('code', {}, a.address)),
     cell('Action', a.kind),
     cell('Outcome', pill(a.outcome, OUTCOME_PILL[a.outcome] ?? 'info')),
-    cell('Time', duration(a.durationMs)),
+    cell('Time', duration(a.duration_ms)),
     cell('Error', a.error ? h('span', { class: 'why' }, a.error) : h('span', { class: 'muted' }, '–')),
   )));
 }
@@ -105,14 +105,14 @@ export function renderHeader(status) {
   document.getElementById('file').textContent = status.file;
   document.getElementById('mode').textContent = status.mode === 'heal' ? 'heal (drift is corrected)' : 'warn (drift is reported)';
   const unreachable = status.robots.some((r) => !r.reachable) || (status.hub && !status.hub.reachable);
-  const running = status.lastRun && status.lastRun.result === 'running';
+  const running = status.last_run && status.last_run.result === 'running';
   const state = status.drift ? 'drift' : unreachable ? 'degraded' : running ? 'running' : 'converged';
   const text = { drift: 'Drift detected', degraded: 'Some targets unreachable', running: 'Applying…', converged: 'Converged' }[state];
   const el = document.getElementById('fleet-state');
   el.textContent = text;
   el.dataset.state = state;
   const banner = document.getElementById('config-error');
-  banner.hidden = !status.configError;
-  banner.textContent = status.configError ? `robot.yaml could not be loaded (the last good version is in use): ${status.configError}` : '';
+  banner.hidden = !status.config_error;
+  banner.textContent = status.config_error ? `robot.yaml could not be loaded (the last good version is in use): ${status.config_error}` : '';
   return state;
 }

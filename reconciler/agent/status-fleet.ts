@@ -1,0 +1,96 @@
+import type { Config, RobotSpec } from '../../schema/types.js';
+import type { StateFile } from '../../state/types.js';
+import type { Action, Observation, Plan } from '../types.js';
+import {
+  STATUS_FORMAT_VERSION,
+  type FleetStatus, type HubStatus, type RobotStatus, type RunSummary, type WebhookStatus,
+} from './status-types.js';
+
+// The fleet's status from an observation and the plan of what is still to do
+// (the drift): what `robotctl status` prints and the agent's /status starts
+// with. Pure: the caller passes what it knows, including the time.
+
+export interface FleetInput {
+  config: Config;
+  file: string;
+  hubEndpoint: string;
+  /** Whether the hub is observed at all (webhooks declared or owned, or a token). */
+  watchesHub: boolean;
+  observation: Observation | null;
+  /** The plan from `observation`: what is not yet as robot.yaml says. Null before the first plan. */
+  remaining: Plan | null;
+  state: StateFile | null;
+  /** The agent's last run, whose failures explain a robot's error; null for the CLI. */
+  lastRun: RunSummary | null;
+  now: Date;
+}
+
+export function fleetStatus(input: FleetInput): FleetStatus {
+  const robots = Object.values(input.config.robots).map((r) => robotStatus(r, input));
+  const hub = input.watchesHub ? hubStatus(input) : null;
+  const drift = robots.some((r) => !r.converged) || (hub !== null && (!hub.reachable || hub.webhooks.some((w) => w.state !== 'converged')));
+  return { format_version: STATUS_FORMAT_VERSION, generated_at: input.now.toISOString(), file: input.file, hub, robots, drift };
+}
+
+function pending(input: FleetInput, prefix: string): Action[] {
+  return (input.remaining?.actions ?? []).filter((a) => a.address === prefix || a.address.startsWith(`${prefix}.`));
+}
+
+function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
+  const base = { name: robot.name, url: robot.url, dashboard: `${robot.url}/`, active: robot.active };
+  const away = { reachable: false, daemon: null, installed: [], running: null, app_state: null, converged: false, drift: [] };
+  const obs = input.observation?.robots[robot.name];
+  if (!obs) return { ...base, ...away, error: 'not observed yet' };
+  if (!obs.reachable) return { ...base, ...away, error: obs.error };
+  const drift = pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`));
+  return {
+    ...base,
+    reachable: true,
+    error: failureOn(robot.name, input.lastRun),
+    daemon: obs.daemon?.state ?? null,
+    installed: obs.installed.map((a) => a.name).sort(),
+    running: obs.current?.info.name ?? null,
+    app_state: obs.current?.state ?? null,
+    converged: drift.length === 0 && input.remaining !== null,
+    drift,
+  };
+}
+
+function hubStatus(input: FleetInput): HubStatus {
+  const hubObs = input.observation?.hub;
+  const reachable = hubObs?.ok === true;
+  const error = hubObs === undefined ? 'not observed yet' : hubObs.ok ? null : hubObs.error;
+  const names = [...new Set([...Object.keys(input.config.webhooks), ...Object.keys(input.state?.webhooks ?? {})])];
+  return {
+    endpoint: input.hubEndpoint,
+    reachable,
+    error,
+    webhooks: names.map((name) => webhookStatus(name, input, reachable)),
+    unmanaged_webhooks: input.remaining?.unmanaged.webhooks.length ?? 0,
+  };
+}
+
+function webhookStatus(name: string, input: FleetInput, reachable: boolean): WebhookStatus {
+  const todo = pending(input, `webhooks.${name}`);
+  const adopt = todo.find((a) => a.type === 'adopt');
+  const known = input.state?.webhooks[name]?.id ?? (adopt && 'id' in adopt ? adopt.id : null);
+  const declared = input.config.webhooks[name]?.url ?? null;
+  if (!reachable) return { name, id: known, url: declared, enabled: null, state: 'unknown', drift: ['hub not observed'] };
+  if (todo.some((a) => a.type === 'create')) return { name, id: null, url: declared, enabled: null, state: 'missing', drift: todo.map(line) };
+  const hooks = input.observation?.hub.ok ? input.observation.hub.webhooks : [];
+  const hook = hooks.find((h) => h.id === known);
+  return {
+    name, id: hook?.id ?? known, url: hook?.url ?? declared, enabled: hook ? !hook.disabled : null,
+    state: todo.length === 0 ? 'converged' : 'drifted', drift: todo.map(line),
+  };
+}
+
+function line(a: Action): string {
+  return `${a.type}: ${a.reason}`;
+}
+
+/** The first failed action of the last run on this robot, if any. */
+function failureOn(robot: string, run: RunSummary | null): string | null {
+  const failed = run?.actions.find((a) => a.outcome === 'failed' && a.address.startsWith(`robots.${robot}.`));
+  return failed ? `${failed.kind} failed: ${failed.error ?? 'unknown error'}` : null;
+}
