@@ -1,6 +1,7 @@
 import type { AppInfo, AppState, AppStatus } from '../../../lib/wire/daemon.js';
 import { Errors } from '../errors.js';
 import type { SimRobot } from '../sim/robot.js';
+import { settingsPort } from './settings-port.js';
 import { AppProcess } from './process.js';
 import { toAppInfo, type InstalledApp } from './store.js';
 import { procInfo } from './proc.js';
@@ -73,10 +74,12 @@ export class AppManager {
       throw Errors.unknownApp(name);
     }
     slot.info = toAppInfo(found.app);
+    const settings = await settingsPort(slot.info.extra.custom_app_url, this.deps.env());
+    if (settings.url) slot.info = { ...slot.info, extra: { ...slot.info.extra, custom_app_url: settings.url } };
     this.logs.clear();
     this.log(`Starting app ${slot.info.name}`);
     const proc = new AppProcess(found.python, found.app.entry.module, {
-      env: this.deps.env(), cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,
+      env: settings.env, cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,
       onLine: (_s, l) => this.log(l),
     });
     slot.proc = proc;
