@@ -1,18 +1,18 @@
 import t from 'tap';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli.js';
+import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
 // About a dozen pip runs: give the file room on a loaded 2-core box.
 t.setTimeout(600_000);
 
-// One base venv for the whole file (ROBOTCTL_CHECK_VENV_CACHE); each check
-// still copies it, installs, and uninstalls in its own temporary venv.
-const cache = mkdtempSync(join(tmpdir(), 'robotctl-test-venv-cache-'));
-t.teardown(() => rmSync(cache, { recursive: true, force: true }));
+// One base venv shared by the whole run (ROBOTCTL_CHECK_VENV_CACHE, built by
+// tap's before script); each check still installs and uninstalls in its own
+// temporary venv.
 // No package index here (PIP_NO_INDEX): installs use the reachy_mini stand-in.
-const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: cache, PIP_NO_INDEX: '1' };
+const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' };
 
 function checkTemps(): string[] {
   return readdirSync(tmpdir()).filter((f) => f.startsWith('robotctl-check-'));
@@ -58,20 +58,6 @@ t.test('the binary prints the same and exits 1 on a failed rule (no stack trace)
   const r = await runCli(['app', 'check', join(dest, 'cli_app')], { env });
   t.equal(r.code, 1);
   t.equal(r.stderr, '[ERROR] style.css is missing\n');
-});
-
-t.test('every example app passes app check', async (t) => {
-  const { examplesDir } = await import('./helpers.js');
-  const apps = ['hello_app', 'wave_app', 'crash_app', 'stubborn_app', 'oneshot_app'];
-  // Two at a time: the CI box has two cores.
-  for (let i = 0; i < apps.length; i += 2) {
-    await Promise.all(apps.slice(i, i + 2).map(async (name) => {
-      const r = await runInProcess(['app', 'check', join(examplesDir, name)], { env });
-      t.equal(r.code, 0, `${name}: ${r.stderr}`);
-      t.ok(r.stdout.endsWith(`[OK] App '${name}' passed all checks!\n`), name);
-    }));
-  }
-  for (const name of apps) t.notOk(existsSync(join(examplesDir, name, 'build')), `${name}: no build/ left`);
 });
 
 t.test('app create --publish checks the new app and publishes it to the hub', async (t) => {

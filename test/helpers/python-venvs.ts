@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
+import { temporaryVenv } from '../../cli/app/venv.js';
+
+// Python virtual environments cost up to 100 s to build on a loaded 2-core
+// machine, so they are built once and shared by every test file and run:
+// - the daemon's apps venv template (runtime/daemon/apps/venv.ts keeps it in
+//   os.tmpdir(), keyed by interpreter and SDK content hash);
+// - the base venv of `app check` (ROBOTCTL_CHECK_VENV_CACHE, keyed inside by
+//   interpreter).
+// The tap `before` script (test/setup/prepare-venvs.ts) builds both before any
+// test file starts, so no file spends its 120 s on a build and parallel jobs
+// never build the same venv twice. Both are content-keyed and read-only once
+// built (every test copies or overlays them), so sharing them is safe.
+
+/** Shared base venvs of `app check` (pass as ROBOTCTL_CHECK_VENV_CACHE). */
+export const CHECK_VENV_CACHE = join(tmpdir(), 'robotctl-test-venvs');
+
+const LOCK = join(tmpdir(), 'robotctl-test-venvs.lock');
+const STALE_MS = 10 * 60_000;
+
+function holderGone(): boolean {
+  try {
+    const pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return Date.now() - statSync(LOCK).mtimeMs > STALE_MS;
+  } catch {
+    return true;
+  }
+}
+
+/** One builder at a time across processes (two tap runs at once): a lock folder holding the builder's pid. */
+async function withLock(fn: () => Promise<void>): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      if (holderGone()) rmSync(LOCK, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  writeFileSync(join(LOCK, 'pid'), String(process.pid));
+  try {
+    await fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Build (or find) the shared venvs; each step is a no-op when its venv exists. */
+export async function prepareVenvs(log: (line: string) => void = () => {}): Promise<void> {
+  await withLock(async () => {
+    const apps = mkdtempSync(join(tmpdir(), 'robotctl-prepare-venvs-'));
+    try {
+      await ensureVenv(apps, 'python3', log);
+    } finally {
+      rmSync(apps, { recursive: true, force: true });
+    }
+    const check = await temporaryVenv({ ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE });
+    check.dispose();
+  });
+}
