@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { packagePath } from '../../lib/paths.js';
 import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
 import { temporaryVenv } from '../../cli/app/venv.js';
 
@@ -9,14 +11,32 @@ import { temporaryVenv } from '../../cli/app/venv.js';
 // - the daemon's apps venv template (runtime/daemon/apps/venv.ts keeps it in
 //   os.tmpdir(), keyed by interpreter and SDK content hash);
 // - the base venv of `app check` (ROBOTCTL_CHECK_VENV_CACHE, keyed inside by
-//   interpreter).
+//   interpreter; the folder is keyed here by the content of the reachy_mini
+//   stand-in the base holds, so an edited stand-in gets a fresh base).
 // The tap `before` script (test/setup/prepare-venvs.ts) builds both before any
 // test file starts, so no file spends its 120 s on a build and parallel jobs
 // never build the same venv twice. Both are content-keyed and read-only once
 // built (every test copies or overlays them), so sharing them is safe.
 
+/** The offline stand-in `app check` installs into its base venv (cli/app/check.ts). */
+const STAND_IN = packagePath('sdk', 'python');
+
+function contentHash(root: string): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(dir, e.name);
+      if (e.name === '__pycache__' || e.name === 'build' || e.name.endsWith('.egg-info')) continue;
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) hash.update(`${relative(root, p)}\0`).update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(root);
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** Shared base venvs of `app check` (pass as ROBOTCTL_CHECK_VENV_CACHE). */
-export const CHECK_VENV_CACHE = join(tmpdir(), 'robotctl-test-venvs');
+export const CHECK_VENV_CACHE = join(tmpdir(), `robotctl-test-venvs-${contentHash(STAND_IN)}`);
 
 const LOCK = join(tmpdir(), 'robotctl-test-venvs.lock');
 const STALE_MS = 10 * 60_000;
@@ -59,7 +79,7 @@ export async function prepareVenvs(log: (line: string) => void = () => {}): Prom
     } finally {
       rmSync(apps, { recursive: true, force: true });
     }
-    const check = await temporaryVenv({ ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE });
+    const check = await temporaryVenv({ ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' }, { online: false, standIn: STAND_IN });
     check.dispose();
   });
 }
