@@ -70,3 +70,14 @@ t.test('tokens are matched in constant time, by digest', async (t) => {
   t.equal(userByToken(users, 'hf_aaaaaaaaaaaaaaab'), null, 'same length, one byte off');
   t.equal(userByToken(users, ''), null);
 });
+
+t.test('the temp folder of a hub killed before close() is removed by the next hub', async (t) => {
+  const { mkdtempSync, mkdirSync: mk } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  // A pid that cannot be alive: above the kernel's pid_max.
+  const stale = mkdtempSync(join(tmpdir(), 'robotctl-hub-git-4194999-'));
+  mk(join(stale, 'repos'));
+  const hub = await startHub({ users: [ALICE] });
+  t.teardown(() => hub.close());
+  t.notOk(existsSync(stale), 'the dead hub\'s folder is gone');
+});

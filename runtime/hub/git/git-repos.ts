@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RepoType } from '../../../lib/wire/hub.js';
@@ -13,6 +13,24 @@ import { KeyedLock } from './keyed-lock.js';
 export const ZERO_SHA = '0'.repeat(40);
 const SCRATCH_REF = 'refs/robotctl/import';
 const TREE_CACHE = 256;
+const TEMP_PREFIX = 'robotctl-hub-git-';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temp folders of hubs whose process is gone (killed before close()): removed. */
+async function sweepTempRoots(): Promise<void> {
+  for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+    const pid = Number(/^robotctl-hub-git-(\d+)-/.exec(name)?.[1] ?? 0);
+    if (pid > 0 && pid !== process.pid && !alive(pid)) await rm(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
 
 export interface TreeEntry {
   path: string;
@@ -41,7 +59,8 @@ export class GitRepos {
 
   /** Under `dir`, or in a temp folder removed by close() when the hub keeps nothing. */
   static async open(dir: string | null): Promise<GitRepos> {
-    const root = dir ?? await mkdtemp(join(tmpdir(), 'robotctl-hub-git-'));
+    if (dir === null) await sweepTempRoots();
+    const root = dir ?? await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
     await mkdir(join(root, 'repos'), { recursive: true, mode: 0o700 });
     return new GitRepos(join(root, 'repos'), dir === null);
   }
