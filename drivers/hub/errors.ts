@@ -55,3 +55,14 @@ export function hubMessageOf(header: string | null, body: string): string | null
 export function scrub(text: string, token: string | null): string {
   return token ? text.split(token).join('***') : text;
 }
+
+/**
+ * A commit refused because main moved since its parentCommit: the Hub answers
+ * 412 ("The branch was updated since you opened this page…"); older embedded
+ * hubs answered 400 naming parentCommit.
+ */
+export function isStaleParent(err: unknown): boolean {
+  if (!(err instanceof HubError)) return false;
+  if (err.status === 412) return true;
+  return err.status === 400 && /parentCommit|branch was updated/i.test(err.hubMessage ?? '');
+}

@@ -44,10 +44,10 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
     }
   };
 
-  const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal) => {
+  const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal, parentCommit) => {
     await checkRegularUploads(http, json, type, repoId, operations, signal);
     const res = await http.send({
-      method: 'POST', path: `${repoPath(type, repoId)}/commit/main`, body: ndjson(operations, summary),
+      method: 'POST', path: `${repoPath(type, repoId)}/commit/main`, body: ndjson(operations, summary, parentCommit),
       contentType: 'application/x-ndjson', idempotent: false, signal,
     });
     const out = json(res) as { commitOid?: unknown } | null;
@@ -63,8 +63,10 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
   return { createRepo, repoInfo, commit, downloadFile };
 }
 
-function ndjson(operations: CommitOperation[], summary: string): string {
-  const lines: unknown[] = [{ key: 'header', value: { summary, description: '' } }];
+function ndjson(operations: CommitOperation[], summary: string, parentCommit?: string): string {
+  const header: Record<string, string> = { summary, description: '' };
+  if (parentCommit) header.parentCommit = parentCommit;
+  const lines: unknown[] = [{ key: 'header', value: header }];
   for (const op of operations) {
     if (op.op === 'add') lines.push({ key: 'file', value: { content: op.content.toString('base64'), path: op.path, encoding: 'base64' } });
     else lines.push({ key: 'deletedFile', value: { path: op.path } });

@@ -61,7 +61,11 @@ export interface HubClient {
   createRepo(type: RepoType, repoId: string, opts?: { private?: boolean; spaceSdk?: string; existOk?: boolean }, signal?: AbortSignal): Promise<{ url: string }>;
   /** null when the repo does not exist. */
   repoInfo(type: RepoType, repoId: string, signal?: AbortSignal): Promise<RepoInfo | null>;
-  commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal): Promise<{ commitOid: string }>;
+  /**
+   * With `parentCommit`, the hub refuses the commit (412, or 400 on older
+   * hubs: see isStaleParent) when main has moved since that commit.
+   */
+  commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal, parentCommit?: string): Promise<{ commitOid: string }>;
   downloadFile(type: RepoType, repoId: string, path: string, revision?: string, signal?: AbortSignal): Promise<Buffer>;
   close(): Promise<void>;
 }
