@@ -2,6 +2,8 @@ import type { Config, RobotSpec } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import type { StateFile } from '../state/types.js';
+import type { StateStore } from '../state/store.js';
+import { localStore } from '../state/local-store.js';
 import type { Plan } from './types.js';
 import type { ApplyReport, Reasons } from './report.js';
 import { performAction, stopQuietly } from './execute/perform.js';
@@ -19,8 +21,10 @@ import { TerminalError } from './execute/errors.js';
 export interface ApplyDeps {
   hub: HubClient | null;
   daemon: (robot: RobotSpec) => DaemonClient;
-  /** Where the state lives; null keeps it in memory (nothing written). */
-  statePath: string | null;
+  /** Where the state lives (a backend); wins over statePath. */
+  store?: StateStore | null;
+  /** A local state file; null (and no store) keeps it in memory (nothing written). */
+  statePath?: string | null;
   state: StateFile;
   /** Robots at once (default: rollout.parallelism). */
   parallelism?: number;
@@ -45,7 +49,8 @@ export async function apply(
   signal: AbortSignal,
   onEvent: (e: ApplyEvent) => void = () => {},
 ): Promise<ApplyResult> {
-  const recorder = new StateRecorder(deps.statePath, deps.state);
+  const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
+  const recorder = new StateRecorder(store, deps.state);
   const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? 1500 };
   const report = await executePlan(plan, {
     robots: Object.keys(config.robots),

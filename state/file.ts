@@ -28,10 +28,11 @@ export async function readState(path: string): Promise<StateFile> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return newState();
     throw new UserError(`cannot read the state file ${path}: ${errorMessage(err)}`);
   }
-  return parseState(text, path);
+  return parseStateText(text, path);
 }
 
-function parseState(text: string, path: string): StateFile {
+/** Parse and check a state document read from `path` (a file, or where a backend keeps it). */
+export function parseStateText(text: string, path: string): StateFile {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -42,15 +43,19 @@ function parseState(text: string, path: string): StateFile {
 }
 
 /**
- * Write `state` with serial + 1 and return what was written. Refuses to
+ * Write `state` with serial + 1 (or as it is, with `exact`) and return what was written. Refuses to
  * overwrite a state of another lineage (a different robot.yaml's record).
  */
-export async function writeState(path: string, state: StateFile): Promise<StateFile> {
+export async function writeState(path: string, state: StateFile, exact = false): Promise<StateFile> {
   const onDisk = await readExisting(path);
   if (onDisk && onDisk.lineage !== state.lineage) {
     throw new UserError(`the state file ${path} belongs to another lineage (${onDisk.lineage}, not ${state.lineage}); refusing to overwrite it`);
   }
-  const next: StateFile = { ...state, serial: Math.max(state.serial, onDisk?.serial ?? 0) + 1 };
+  if (exact && onDisk && onDisk.serial > state.serial) {
+    throw new UserError(`the state file ${path} is newer (serial ${onDisk.serial} > ${state.serial}); refusing to overwrite it`);
+  }
+  // `exact` (state migrate) keeps the serial; every other write increments it.
+  const next: StateFile = exact ? state : { ...state, serial: Math.max(state.serial, onDisk?.serial ?? 0) + 1 };
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   try {
     await atomicWrite(path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
@@ -67,5 +72,5 @@ async function readExisting(path: string): Promise<StateFile | null> {
   } catch {
     return null;
   }
-  return parseState(text, path);
+  return parseStateText(text, path);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../lib/errors.js';
@@ -8,8 +8,10 @@ import { UserError } from '../lib/errors.js';
 // `<state>.lock` says who works on a state: pid, host, time, operation. It
 // appears atomically and complete (written to a temp file, then hard-linked
 // in place, which fails if the lock exists: O_EXCL semantics without the
-// window where a reader sees an empty file). A dead holder's lock is only
-// reported as stale; breaking it is an explicit user decision.
+// window where a reader sees an empty file). A holder that provably died (a
+// pid that no longer runs on this host) has its lock broken with one line
+// that says so; a live holder, or one on another host, is never broken
+// silently: that is `robotctl state unlock --force`.
 
 export interface LockInfo {
   pid: number;
@@ -34,6 +36,8 @@ export interface LockOptions {
   pollMs?: number;
   operation?: string;
   signal?: AbortSignal;
+  /** Told (one line) when a dead holder's lock is broken. */
+  onNote?: (line: string) => void;
 }
 
 export class LockError extends UserError {
@@ -64,6 +68,11 @@ export async function acquireLock(statePath: string, opts: LockOptions): Promise
   const deadline = Date.now() + Math.max(0, opts.timeoutMs);
   for (;;) {
     if (await tryCreate(path, info)) return { path, info, release: () => release(path, info.token) };
+    const dead = await breakIfDead(path, info.token);
+    if (dead) {
+      opts.onNote?.(`Broke the stale state lock of pid ${dead.pid} on host ${dead.host} (${dead.operation} since ${dead.time}): that process no longer runs.`);
+      continue;
+    }
     if (Date.now() >= deadline || opts.signal?.aborted) throw await lockedError(statePath, opts.timeoutMs);
     await sleep(Math.min(opts.pollMs ?? 100, Math.max(1, deadline - Date.now())));
   }
@@ -115,6 +124,27 @@ async function tryCreate(path: string, info: LockInfo): Promise<boolean> {
   } finally {
     await rm(tmp, { force: true });
   }
+}
+
+/**
+ * Remove the lock when its holder is a dead process of this host. Two
+ * waiters may see the same dead holder: the lock is moved aside atomically
+ * (one rename wins) and put back if what was moved is not that holder's.
+ */
+async function breakIfDead(path: string, myToken: string): Promise<LockInfo | null> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  const holder = text === null ? null : parseLock(text);
+  if (!holder || !isStale(holder)) return null;
+  const aside = `${path}.${myToken}.broken`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return null;
+  }
+  const moved = parseLock(await readFile(aside, 'utf8').catch(() => ''));
+  if (moved?.token !== holder.token) await link(aside, path).catch(() => {});
+  await rm(aside, { force: true });
+  return moved?.token === holder.token ? holder : null;
 }
 
 async function release(path: string, token: string): Promise<void> {

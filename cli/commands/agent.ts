@@ -1,4 +1,4 @@
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
@@ -7,7 +7,9 @@ import { tokenFromFlags } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from '../session/session.js';
-import { readState, statePath } from '../../state/file.js';
+import type { StateStore } from '../../state/store.js';
+import { localStore } from '../../state/local-store.js';
+import { openStateOf } from '../session/state.js';
 import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
 import { driverPool, hubAccess } from '../session/drivers.js';
@@ -44,11 +46,12 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io, 'agent');
   const token = tokenFromFlags(io, o);
-  const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
+  const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint);
   const out = (line: string): void => io.out(`${line}\n`);
   const stop = waitForStop();
-  const agent = await launchAgent(io, config, { ...settings, file: o.file, statePath: path, token, log: out }).catch((err: unknown) => {
+  const agent = await launchAgent(io, config, { ...settings, file: o.file, store, token, log: out }).catch(async (err: unknown) => {
     stop.cancel();
+    await store.close();
     throw err;
   });
   await stop.promise;
@@ -56,6 +59,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const again = waitForStop();
   void again.promise.then(() => { out('aborting the action in flight'); void agent.stop(true); });
   await agent.stop();
+  await store.close();
   again.cancel();
   out('agent stopped');
   return EXIT.ok;
@@ -72,7 +76,9 @@ export function agentUserAgent(configFile: string): string {
 
 export interface LaunchOptions {
   file: string;
-  statePath: string;
+  /** The shared state (agent); `statePath` is the local-file shorthand (up). */
+  store?: StateStore;
+  statePath?: string;
   /** From --token/--token-file; null: HF_TOKEN, then the token file. */
   token: string | null;
   intervalMs: number;
@@ -83,13 +89,14 @@ export interface LaunchOptions {
 
 /** Start an agent on a loaded config with real drivers; `stop()` also closes the drivers. Used by `up` too. */
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
-  const owned = Object.keys((await readState(o.statePath)).webhooks).length > 0;
+  const store = o.store ?? localStore(o.statePath ?? '.robotctl/state.json');
+  const owned = Object.keys((await store.read())?.webhooks ?? {}).length > 0;
   const access = hubAccess(io, o.token, owned, config);
   const pool = driverPool(io.env, access.token, access.listWebhooks, agentUserAgent(config.file));
   let agent: Agent;
   try {
     agent = await startAgent(config, {
-      file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, statePath: o.statePath,
+      file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, store,
       drivers: pool.forConfig, receiverPort: o.receiverPort, log: o.log, pages: mountFleetPage,
     });
   } catch (err) {

@@ -6,8 +6,9 @@ import { apply } from '../../reconciler/apply.js';
 import { applyExitCode, dryRunExitCode } from '../exit-codes.js';
 import { reportWithoutRun } from '../../reconciler/report.js';
 import type { Plan } from '../../reconciler/types.js';
-import { acquireLock, type Lock } from '../../state/lock.js';
-import { readState } from '../../state/file.js';
+import type { HeldLock } from '../../state/store.js';
+import { newState } from '../../state/file.js';
+import { noteTo } from '../session/state.js';
 import { openSession, parseDuration, unreachableReasons, type Session } from '../session/session.js';
 import { collect, withSessionOptions, type SessionFlags } from '../session/options.js';
 import { loadSavedPlan } from '../session/saved-plan.js';
@@ -47,11 +48,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const parallelism = o.parallelism === undefined ? undefined : parsePositive(o.parallelism);
   const lockTimeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
   const session = await openSession(io, o, 'apply');
-  let lock: Lock | null = null;
+  let lock: HeldLock | null = null;
   try {
-    if (!o.dryRun) lock = await acquireLock(session.statePath, { timeoutMs: lockTimeoutMs, operation: 'apply' });
+    if (!o.dryRun) lock = await session.store.lock({ timeoutMs: lockTimeoutMs, operation: 'apply', onNote: noteTo(io) });
     // The state may have moved while we waited for the lock.
-    if (lock) session.state = await readState(session.statePath);
+    if (lock) session.state = (await session.store.read()) ?? newState();
     return await applyWith(session, o, io, parallelism);
   } finally {
     await lock?.release();
@@ -75,7 +76,7 @@ async function applyWith(session: Session, o: Options, io: Io, parallelism: numb
   if (!o.yes && !o.plan) await confirmApply(io, view.say);
   const progress = view.progress(p.actions.length);
   const result = await withInterrupts(io, (stop, hard) => apply(p, session.config, {
-    hub: session.hub, daemon: session.daemon, statePath: session.statePath, state: session.state, hard,
+    hub: session.hub, daemon: session.daemon, store: session.store, state: session.state, hard,
     reasons, ...(parallelism === undefined ? {} : { parallelism }),
   }, stop, (e) => progress.onEvent(e)));
   progress.finish();

@@ -3,8 +3,8 @@ import { UsageError, UserError } from '../../lib/errors.js';
 import { withSessionOptions, type SessionFlags } from '../session/options.js';
 import { newCommand, parse } from '../command.js';
 import { isNotFound } from '../../drivers/hub/errors.js';
-import { acquireLock } from '../../state/lock.js';
-import { readState, writeState } from '../../state/file.js';
+import { newState } from '../../state/file.js';
+import { noteTo } from '../session/state.js';
 import { nextState } from '../../reconciler/state-transition.js';
 import { openSession, parseDuration } from '../session/session.js';
 import { EXIT } from '../exit-codes.js';
@@ -33,16 +33,16 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (!(name in session.config.webhooks)) {
       throw new UserError(`webhooks.${name} is not declared in ${o.file}: add it under webhooks: first, then import`);
     }
-    const lock = await acquireLock(session.statePath, { timeoutMs: parseDuration(o.lockTimeout, '--lock-timeout'), operation: 'import' });
+    const lock = await session.store.lock({ timeoutMs: parseDuration(o.lockTimeout, '--lock-timeout'), operation: 'import', onNote: noteTo(io) });
     try {
-      const state = await readState(session.statePath);
+      const state = (await session.store.read()) ?? newState();
       checkOwnership(state.webhooks, name, id);
       const hook = await session.hub.getWebhook(id).catch((err: unknown) => {
         if (isNotFound(err)) throw new UserError(`there is no webhook ${id} on ${session.hub.endpoint} (or it belongs to another account)`);
         throw err;
       });
       const next = nextState(state, { type: 'adopt', address, name, id: hook.id, specHash: IMPORTED, reason: 'imported' });
-      await writeState(session.statePath, next);
+      await session.store.write(next);
     } finally {
       await lock.release();
     }

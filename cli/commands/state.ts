@@ -1,45 +1,75 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
-import { UsageError } from '../../lib/errors.js';
-import { EXIT } from '../exit-codes.js';
+import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse, subCommand } from '../command.js';
-import { readState, statePath } from '../../state/file.js';
-import { breakLock, describeHolder, readLock } from '../../state/lock.js';
+import { newState } from '../../state/file.js';
+import { describeHolder } from '../../state/lock.js';
+import { openStore } from '../../state/open.js';
+import { parseSpec, readHubEndpoint } from '../../state/spec.js';
+import type { StateStore } from '../../state/store.js';
+import { migrateState } from '../../state/migrate.js';
+import { noteTo, openStateOf } from '../session/state.js';
+import { parseDuration } from '../session/session.js';
 import { newStateView } from '../views/state-view.js';
 import { viewType } from '../views/view-type.js';
+import { EXIT } from '../exit-codes.js';
 
-interface Common { file: string; state?: string }
+interface Common { file: string; state?: string; token?: string }
 
-// The state file is found from -f (beside it) or --state; robot.yaml itself
-// is not loaded, so a broken file or a missing ${VAR} never blocks these.
-function pathOf(io: Io, o: Common): string {
-  return statePath(resolve(io.cwd, o.file), o.state ? resolve(io.cwd, o.state) : null);
+// The backend is found from --state, ROBOTCTL_STATE or robot.yaml's state:
+// block (read on its own); the rest of robot.yaml is not loaded, so a broken
+// file or a missing ${VAR} elsewhere never blocks these.
+async function withStore<T>(io: Io, o: Common, work: (store: StateStore) => Promise<T>): Promise<T> {
+  const store = await openStateOf(io, o, readHubEndpoint(resolve(io.cwd, o.file)));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const root = newCommand('state', io).description('Inspect the state file or break a stale lock');
+  const root = newCommand('state', io).description('Inspect, move or unlock the state (local file, hub dataset or PostgreSQL)');
   const common = (name: string, summary: string) => subCommand(root, name, io).description(summary)
     .option('-f, --file <file>', 'the robot.yaml whose state this is', 'robot.yaml')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)');
+    .option('--state <backend>', "a file path, hub:OWNER/NAME or postgres://… (default: ROBOTCTL_STATE, robot.yaml's state:, .robotctl/state.json)")
+    .option('--token <token>', 'hub token for a hub backend (default: HF_TOKEN, then the token file)');
 
   common('show', 'Print what this file owns: webhook ids, installed apps, and who holds the lock')
     .option('--json', 'print a JSON document (format_version)')
-    .action(async (o: Common & { json?: boolean }) => {
+    .action(async (o: Common & { json?: boolean }) => withStore(io, o, async (store) => {
       const view = newStateView(viewType(o), io);
-      const path = pathOf(io, o);
-      const exists = existsSync(path);
-      const state = await readState(path);
-      const lock = await readLock(path).catch(() => null);
-      view.show(path, exists, state, lock);
-    });
+      const stored = await store.read();
+      const lock = await store.holder().catch(() => null);
+      view.show(store.where, stored !== null, stored ?? newState(), lock);
+    }));
 
   common('unlock', 'Remove the state lock (only when no robotctl apply is running)')
     .option('--force', 'required: breaking the lock of a running apply can corrupt the state')
     .action(async (o: Common & { force?: boolean }) => {
       if (!o.force) throw new UsageError('state unlock needs --force: make sure no robotctl apply is running on this state first');
-      const holder = await breakLock(pathOf(io, o));
-      io.out(holder ? `Lock removed (it was held: ${describeHolder(holder)}).\n` : 'The state was not locked.\n');
+      await withStore(io, o, async (store) => {
+        const holder = await store.breakLock();
+        io.out(holder ? `Lock removed (it was held: ${describeHolder(holder)}).\n` : 'The state was not locked.\n');
+      });
+    });
+
+  common('migrate', 'Copy the state, lineage and serial included, to another backend')
+    .requiredOption('--to <backend>', 'where to: a file path, hub:OWNER/NAME or postgres://… (postgres alone: the PG* variables)')
+    .option('--lock-timeout <duration>', 'how long to wait for a lock on either side', '30s')
+    .action(async (o: Common & { to: string; lockTimeout: string }) => {
+      const timeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
+      const target = await openStore(parseSpec(o.to, io.cwd, '--to'), { env: io.env, hubEndpoint: readHubEndpoint(resolve(io.cwd, o.file)), token: o.token });
+      try {
+        await withStore(io, o, async (source) => {
+          if (source.kind === target.kind && source.where === target.where) throw new UserError(`--to names the state it would copy from (${source.where})`);
+          const copied = await migrateState(source, target, { timeoutMs, onNote: noteTo(io) });
+          io.out(`Copied the state (lineage ${copied.lineage}, serial ${copied.serial}) from ${source.where} to ${target.where}.\n`
+            + `Point robot.yaml's state: at it (or set ROBOTCTL_STATE) so that the next runs use it; ${source.where} is left as it was.\n`);
+        });
+      } finally {
+        await target.close();
+      }
     });
 
   await parse(root, args);

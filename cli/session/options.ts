@@ -13,7 +13,7 @@ export interface SessionFlags extends TokenFlags {
 export function withSessionOptions(cmd: Command): Command {
   cmd
     .option('-f, --file <file>', 'the robot.yaml', 'robot.yaml')
-    .option('--state <path>', 'state file (default: .robotctl/state.json beside the file)');
+    .option('--state <backend>', "where the state is: a file path, hub:OWNER/NAME or postgres://… (default: ROBOTCTL_STATE, then robot.yaml's state:, then .robotctl/state.json beside the file)");
   return withTokenOptions(cmd);
 }
 

@@ -6,8 +6,10 @@ import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
-import { readState, statePath } from '../../state/file.js';
+import { newState } from '../../state/file.js';
 import type { StateFile } from '../../state/types.js';
+import type { StateStore } from '../../state/store.js';
+import { openStateOf } from './state.js';
 import { observe } from '../../reconciler/observe.js';
 import { driverPool, hubAccess } from './drivers.js';
 import { withConfigEnv } from './config-env.js';
@@ -24,7 +26,8 @@ export type SessionOptions = SessionFlags;
 
 export interface Session {
   config: Config;
-  statePath: string;
+  /** Where the state lives (local file, hub dataset, PostgreSQL); closed with the session. */
+  store: StateStore;
   state: StateFile;
   hub: HubClient;
   /** False when there is no webhook to look at (file and state) and no token: listing is skipped. */
@@ -55,15 +58,21 @@ function missingFile(file: string, io: Io, command: string): UserError {
 export async function openSession(outer: Io, o: SessionOptions, command: string): Promise<Session> {
   const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io, command);
-  const path = statePath(config.file, o.state ? resolve(io.cwd, o.state) : null);
-  const state = await readState(path);
+  const store = await openStateOf(io, o, config.hub.endpoint);
+  let state: StateFile;
+  try {
+    state = (await store.read()) ?? newState();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const access = hubAccess(io, tokenFromFlags(io, o), Object.keys(state.webhooks).length > 0, config);
   const pool = driverPool(io.env, access.token, access.listWebhooks);
   const drivers = pool.forConfig(config);
   return {
-    config, statePath: path, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
+    config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
     observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, ...extra }),
-    close: () => pool.close(),
+    close: async () => { await pool.close(); await store.close(); },
   };
 }
 

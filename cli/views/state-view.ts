@@ -36,7 +36,8 @@ export function renderState(path: string, exists: boolean, state: StateFile, loc
   return `${lines.join('\n')}\n`;
 }
 
-export function stateJson(path: string, exists: boolean, state: StateFile, lock: LockInfo | null): string {
+/** `path` is where the state is (a file path, or the hub dataset / PostgreSQL table); `backend` says which. */
+export function stateJson(path: string, exists: boolean, state: StateFile, lock: LockInfo | null, backend = 'local'): string {
   const holder = lock ? { pid: lock.pid, host: lock.host, time: lock.time, operation: lock.operation } : null;
-  return `${JSON.stringify({ format_version: STATE_FORMAT_VERSION, path, exists, state: exists ? state : null, lock: holder }, null, 2)}\n`;
+  return `${JSON.stringify({ format_version: STATE_FORMAT_VERSION, backend, path, exists, state: exists ? state : null, lock: holder }, null, 2)}\n`;
 }

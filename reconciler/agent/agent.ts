@@ -14,6 +14,9 @@ import { buildStatus } from './status.js';
 import { startWatchers, type Watchers } from './watch.js';
 import { reloadConfig, localApps } from './reload.js';
 import { sendStatus } from './status-route.js';
+import { leadership } from './leadership.js';
+import type { StateStore } from '../../state/store.js';
+import { localStore } from '../../state/local-store.js';
 
 // The GitOps loop: robot.yaml and its path apps are watched, drift is
 // checked on an interval, hub deliveries arrive at the receiver. Each of
@@ -29,7 +32,11 @@ export interface AgentOptions {
   env: NodeJS.ProcessEnv;
   mode: 'heal' | 'warn';
   intervalMs: number;
-  statePath: string;
+  /** Where the state lives; `statePath` is the local-file shorthand. */
+  store?: StateStore;
+  statePath?: string;
+  /** How often a standby agent tries to become the leader (default 1 s). */
+  standbyPollMs?: number;
   /** Drivers for a config (called again after a reload; cache inside). */
   drivers: (config: Config) => AgentDrivers;
   /** Overrides the file's receiver port; 0 = a free port. */
@@ -79,13 +86,19 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   let resolveFirst: (s: RunSummary) => void = () => {};
   const firstRun = new Promise<RunSummary>((r) => { resolveFirst = r; });
   let watchers: Watchers | null = null;
+  const store = opts.store ?? localStore(opts.statePath ?? '.robotctl/state.json');
+  const leader = leadership({
+    store, pollMs: opts.standbyPollMs ?? 1000, log,
+    onLead: () => { enqueue({ key: 'full', trigger: 'startup', note: opts.mode === 'heal' ? 'apply on taking the lead' : 'diff on taking the lead', expect: [] }); },
+  });
 
   const run = async (item: WorkItem): Promise<void> => {
     if (item.key === 'file' && !(await reload())) return;
+    if (leader.role !== 'leader') return;
     log(`reconcile (${item.trigger}${item.key === 'file' || item.key === 'full' ? '' : `, ${item.key}`}): ${item.note}`);
     known.lastRun = { trigger: item.trigger, startedAt: new Date().toISOString(), finishedAt: null, result: 'running', actions: [] };
     const out = await reconcileOnce(item, {
-      config: known.config, statePath: opts.statePath, mode: opts.mode, drivers: opts.drivers(known.config),
+      config: known.config, store, mode: opts.mode, drivers: opts.drivers(known.config),
       stop: stopping.signal, hard: aborting.signal, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}),
       onObserved: (observation, drift, state) => Object.assign(known, { observation, remaining: drift, state }),
     });
@@ -115,9 +128,12 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   const queue = new WorkQueue(run, (err, item) => log(`run for ${item.key} failed: ${errorMessage(err)}`));
   const enqueue = (item: WorkItem): boolean => (stopping.signal.aborted ? false : queue.enqueue(item));
   const receiver = makeReceiver(opts, initial, { config: () => known.config, enqueue, log });
-  const status = (): AgentStatus => buildStatus({
-    ...known, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
-    watchesHub: opts.drivers(known.config).listWebhooks, deliveries: receiver.deliveries, now: new Date(),
+  const status = (): AgentStatus => ({
+    ...buildStatus({
+      ...known, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
+      watchesHub: opts.drivers(known.config).listWebhooks, deliveries: receiver.deliveries, now: new Date(),
+    }),
+    leadership: { role: leader.role, leader: leader.leader, state: store.where },
   });
   receiver.route('GET', '/status', (_req, res) => sendStatus(res, status()));
   opts.pages?.(receiver);
@@ -135,7 +151,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   const timer = setInterval(() => enqueue({ key: 'full', trigger: 'interval', note: 'drift check', expect: [] }), opts.intervalMs);
   log(`agent: ${opts.mode} mode, drift check every ${formatMs(opts.intervalMs)}, watching ${initial.file}`);
   log(`fleet page: ${url}/  status: ${url}/status`);
-  enqueue({ key: 'full', trigger: 'startup', note: opts.mode === 'heal' ? 'apply on start' : 'diff on start', expect: [] });
+  await leader.start();
 
   let stopped: Promise<void> | null = null;
   return {
@@ -152,6 +168,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
         clearInterval(timer);
         await watchers?.close();
         await queue.close();
+        await leader.stop();
         await receiver.close();
       })();
     },

@@ -2,8 +2,8 @@ import type { Config, RobotSpec } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { StateFile } from '../../state/types.js';
-import { readState } from '../../state/file.js';
-import { acquireLock } from '../../state/lock.js';
+import { newState } from '../../state/file.js';
+import type { HeldLock, StateStore } from '../../state/store.js';
 import type { RunResult, RunSummary } from './status-types.js';
 import { errorMessage } from '../../lib/errors.js';
 import { observe } from '../observe.js';
@@ -29,7 +29,7 @@ export type ApplyTuning = Pick<ApplyDeps, 'startSettleMs'>;
 
 export interface RunContext {
   config: Config;
-  statePath: string;
+  store: StateStore;
   mode: 'heal' | 'warn';
   drivers: AgentDrivers;
   /** The polite stop: the action in flight finishes, nothing new starts. */
@@ -67,9 +67,9 @@ export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<Ru
     return finish('converged', { observation: null, remaining: null, state: null });
   }
   let found: Found = { observation: null, remaining: null, state: null };
-  let lock: Awaited<ReturnType<typeof acquireLock>> | null = null;
+  let lock: HeldLock | null = null;
   try {
-    lock = await acquireLock(ctx.statePath, { timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: ctx.stop });
+    lock = await ctx.store.lock({ timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: ctx.stop, onNote: ctx.log });
     const done = await converge(item, ctx, runLog, (f) => { found = f; });
     return finish(done.result, done);
   } catch (err) {
@@ -85,7 +85,7 @@ type Found = Omit<RunOutcome, 'summary'>;
 
 /** Under the lock: read, observe, plan; in heal mode apply, then look again for what is left. */
 async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (f: Found) => void): Promise<Found & { result: RunResult }> {
-  let state = await readState(ctx.statePath);
+  let state = (await ctx.store.read()) ?? newState();
   let observation = await observeExpecting(ctx, item.expect);
   seen({ observation, remaining: null, state });
   const first = plan(ctx.config, observation, state, planOptions(item, ctx.config));
@@ -97,7 +97,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (
   }
   ctx.log(`  ${first.actions.length} action(s) to do`);
   const applied = await apply(first, ctx.config, {
-    hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, statePath: ctx.statePath, state, ...ctx.tuning,
+    hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, store: ctx.store, state, ...ctx.tuning,
     ...(ctx.hard ? { hard: ctx.hard } : {}),
   }, ctx.stop, runLog.onEvent);
   runLog.addNotDone(applied.report);

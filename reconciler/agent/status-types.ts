@@ -150,4 +150,14 @@ export interface AgentStatus extends FleetStatus {
   deliveries: DeliveryStatus[];
   /** Why the file could not be loaded (the agent keeps the last good one); null when fine. */
   config_error: string | null;
+  /** Among agents sharing one state, whether this one reconciles or stands by. Optional. */
+  leadership?: AgentLeadership;
+}
+
+export interface AgentLeadership {
+  role: 'leader' | 'standby';
+  /** Who leads (pid, host, since), when this agent stands by; null otherwise or unknown. */
+  leader: string | null;
+  /** Where the shared state lives (never with a password). */
+  state: string;
 }

@@ -1,18 +1,18 @@
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
 import { nextState } from '../state-transition.js';
-import { writeState } from '../../state/file.js';
+import type { StateStore } from '../../state/store.js';
 
-// The state file after every successful action, written atomically and one
-// write at a time (actors finish concurrently; the file is one). A kill
+// The state after every successful action, written through its backend one
+// write at a time (actors finish concurrently; the state is one). A kill
 // loses at most the action in flight.
 
 export class StateRecorder {
   private chain: Promise<unknown> = Promise.resolve();
   private current: StateFile;
 
-  /** `path` null: keep the state in memory only (dry runs, benchmarks of the executor). */
-  constructor(private readonly path: string | null, initial: StateFile) {
+  /** `store` null: keep the state in memory only (dry runs, benchmarks of the executor). */
+  constructor(private readonly store: StateStore | null, initial: StateFile) {
     this.current = initial;
   }
 
@@ -24,7 +24,7 @@ export class StateRecorder {
     const work = async (): Promise<void> => {
       const next = nextState(this.current, action, result);
       if (next === this.current) return; // start/stop: nothing the state keeps
-      this.current = this.path === null ? next : await writeState(this.path, next);
+      this.current = this.store === null ? next : await this.store.write(next);
     };
     const run = this.chain.then(work, work);
     this.chain = run.catch(() => {});

@@ -84,7 +84,7 @@ t.test('a lock held by another process: fail with its pid, or wait for its relea
   await exited(child);
 });
 
-t.test('a dead holder\'s lock is reported stale and only broken on request', async (t) => {
+t.test('a dead holder\'s lock on this host is broken automatically, with one line that says so', async (t) => {
   const sp = join(t.testdir(), 'state.json');
   const dead = spawn(process.execPath, ['-e', '']);
   await once(dead, 'exit');
@@ -92,14 +92,34 @@ t.test('a dead holder\'s lock is reported stale and only broken on request', asy
   await writeFile(lockPath(sp), JSON.stringify({ pid, host: hostname(), time: new Date().toISOString(), operation: 'apply', token: 'x' }));
   const holder = await readLock(sp);
   t.ok(holder && isStale(holder), 'a dead holder is stale');
-  const stale = await acquireLock(sp, { timeoutMs: 0 }).catch((e: unknown) => e);
-  t.match((stale as Error).message, `state is locked by pid ${pid}`);
-  t.match((stale as Error).message, /looks stale.*robotctl state unlock --force/);
-  t.equal((stale as LockError).stale, true);
-  t.ok(await readLock(sp), 'a stale lock is not broken implicitly');
-  t.match(await breakLock(sp), { pid });
-  const mine = await acquireLock(sp, { timeoutMs: 0 });
+  const notes: string[] = [];
+  const mine = await acquireLock(sp, { timeoutMs: 0, onNote: (l) => notes.push(l) });
+  t.equal(notes.length, 1);
+  t.match(notes[0], new RegExp(`^Broke the stale state lock of pid ${pid} on host ${hostname()} \\(apply since .*\\): that process no longer runs\\.$`));
+  t.equal((await readLock(sp))?.token, mine.info.token);
   await mine.release();
+  t.same((await readdir(join(sp, '..'))).filter((f) => f.endsWith('.broken')), [], 'nothing left aside');
+});
+
+t.test('racing waiters break a dead lock once: exactly one of them holds it', async (t) => {
+  const sp = join(t.testdir(), 'state.json');
+  const dead = spawn(process.execPath, ['-e', '']);
+  await once(dead, 'exit');
+  await writeFile(lockPath(sp), JSON.stringify({ pid: dead.pid, host: hostname(), time: new Date().toISOString(), operation: 'apply', token: 'x' }));
+  const results = await Promise.allSettled(Array.from({ length: 6 }, () => acquireLock(sp, { timeoutMs: 0 })));
+  const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof acquireLock>>> => r.status === 'fulfilled');
+  t.equal(won.length, 1, 'one winner');
+  t.equal((await readLock(sp))?.token, won[0]?.value.info.token);
+  await won[0]?.value.release();
+});
+
+t.test('a lock held by another host is never broken silently', async (t) => {
+  const sp = join(t.testdir(), 'state.json');
+  await writeFile(lockPath(sp), JSON.stringify({ pid: 1, host: `not-${hostname()}`, time: new Date().toISOString(), operation: 'apply', token: 'x' }));
+  const err = await acquireLock(sp, { timeoutMs: 0 }).catch((e: unknown) => e);
+  t.match((err as Error).message, `state is locked by pid 1 on host not-${hostname()}`);
+  t.ok(await readLock(sp), 'still there');
+  t.match(await breakLock(sp), { pid: 1 }, 'only broken on request');
 });
 
 t.test('a holder on another host is never called stale', (t) => {

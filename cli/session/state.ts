@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import type { Io } from '../../lib/io.js';
+import { openStore } from '../../state/open.js';
+import { resolveBackend } from '../../state/spec.js';
+import type { StateStore } from '../../state/store.js';
+
+// The state backend of a command: --state, else ROBOTCTL_STATE, else the
+// `state:` block of robot.yaml, else .robotctl/state.json beside it.
+
+export interface StateFlags {
+  file: string;
+  state?: string | undefined;
+  token?: string | undefined;
+}
+
+export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null = null): Promise<StateStore> {
+  const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null });
+  return openStore(spec, { env: io.env, hubEndpoint, token: o.token });
+}
+
+/** Where a healed lock's one line goes: stderr, so --json output stays clean. */
+export function noteTo(io: Io): (line: string) => void {
+  return (line) => io.err(`${line}\n`);
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeHolder, isStale, LockError, type LockInfo } from './lock.js';
+import { StaleParent, type HubRepo } from './hub-repo.js';
+import type { HeldLock, StoreLockOptions } from './store.js';
+
+// A lock in a hub repo is a lease: a file naming the holder (pid, host,
+// operation) and when the lease ends. It is taken and renewed with
+// parent_commit, so of two takers exactly one wins; it is renewed every
+// third of its length while held and taken over once it has expired (or at
+// once when its holder is a dead process of this host). A holder that finds
+// the lease no longer its own has lost it: `lost` aborts.
+
+export interface Lease extends LockInfo {
+  /** ISO time after which anyone may take the lease over. */
+  expires: string;
+}
+
+export interface LeaseOptions {
+  repo: HubRepo;
+  /** The lease file in the repo. */
+  path: string;
+  ttlMs: number;
+  now?: () => number;
+}
+
+export function parseLease(text: string | undefined): Lease | null {
+  if (text === undefined) return null;
+  try {
+    const v = JSON.parse(text) as Partial<Lease> | null;
+    if (!v || typeof v.pid !== 'number' || typeof v.host !== 'string' || typeof v.expires !== 'string') return null;
+    return { pid: v.pid, host: v.host, time: String(v.time ?? '?'), operation: String(v.operation ?? '?'), token: String(v.token ?? ''), expires: v.expires };
+  } catch {
+    return null;
+  }
+}
+
+export async function readLease(o: LeaseOptions): Promise<Lease | null> {
+  const snap = await o.repo.snapshot([o.path]);
+  return parseLease(snap?.files.get(o.path));
+}
+
+export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promise<HeldLock> {
+  const now = o.now ?? Date.now;
+  const info: LockInfo = {
+    pid: process.pid, host: hostname(), time: new Date(now()).toISOString(), operation: opts.operation ?? 'apply', token: randomBytes(12).toString('hex'),
+  };
+  const deadline = now() + Math.max(0, opts.timeoutMs);
+  for (;;) {
+    const snap = await o.repo.ensure([o.path]);
+    const current = parseLease(snap.files.get(o.path));
+    const expired = current !== null && Date.parse(current.expires) <= now();
+    if (current === null || expired || isStale(current)) {
+      const lease: Lease = { ...info, expires: new Date(now() + o.ttlMs).toISOString() };
+      try {
+        await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(lease) }, `robotctl: lock (${lease.operation}, pid ${lease.pid} on ${lease.host})`);
+      } catch (err) {
+        if (err instanceof StaleParent) continue;
+        throw err;
+      }
+      if (current) opts.onNote?.(takeOverNote(current, expired));
+      return hold(o, lease);
+    }
+    if (now() >= deadline || opts.signal?.aborted) {
+      throw new LockError(`${describeHolder(current)}, lease until ${current.expires}; gave up after ${Math.round(opts.timeoutMs / 100) / 10}s: try again later or raise --lock-timeout`, current, false);
+    }
+    await sleep(Math.min(opts.pollMs ?? 1000, Math.max(1, deadline - now())));
+  }
+}
+
+function takeOverNote(old: Lease, expired: boolean): string {
+  const why = expired ? `its lease expired at ${old.expires}` : 'that process no longer runs';
+  return `Took over the state lock of pid ${old.pid} on host ${old.host} (${old.operation} since ${old.time}): ${why}.`;
+}
+
+function hold(o: LeaseOptions, lease: Lease): HeldLock {
+  const now = o.now ?? Date.now;
+  const lost = new AbortController();
+  let expires = Date.parse(lease.expires);
+  let renewing: Promise<void> = Promise.resolve();
+  const renew = async (): Promise<void> => {
+    try {
+      const snap = await o.repo.ensure([o.path]);
+      if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
+      const next: Lease = { ...lease, expires: new Date(now() + o.ttlMs).toISOString() };
+      await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
+      expires = Date.parse(next.expires);
+    } catch {
+      // A failed renewal is tried again next tick; past the expiry the lease is lost.
+      if (now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
+    }
+  };
+  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(o.ttlMs / 3)));
+  timer.unref();
+  return {
+    info: lease,
+    lost: lost.signal,
+    release: async () => {
+      clearInterval(timer);
+      await renewing;
+      if (!lost.signal.aborted) await dropLease(o, lease.token);
+      lost.abort(new Error('released'));
+    },
+  };
+}
+
+/** Delete the lease file if it is still `token`'s (or anyone's when token is null); returns who held it. */
+export async function dropLease(o: LeaseOptions, token: string | null): Promise<Lease | null> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const snap = await o.repo.snapshot([o.path]);
+    const current = parseLease(snap?.files.get(o.path));
+    if (!snap || !current || (token !== null && current.token !== token)) return token === null ? current : null;
+    try {
+      await o.repo.commit(snap.sha, { [o.path]: null }, `robotctl: unlock (pid ${current.pid} on ${current.host})`);
+      return current;
+    } catch (err) {
+      if (!(err instanceof StaleParent)) throw err;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,75 @@
+import type { HubClient } from '../drivers/hub/types.js';
+import { isStaleParent } from '../drivers/hub/errors.js';
+import { UserError, errorMessage } from '../lib/errors.js';
+
+// The files of a private dataset repo read at one commit, and written with
+// that commit as parent_commit: the hub refuses the write when main moved
+// (another writer, a lease renewal), and the caller re-reads and decides.
+
+export interface RepoSnapshot {
+  /** Head of main when read; the parent_commit of the next write. */
+  sha: string;
+  /** Text of the wanted files present at that commit. */
+  files: Map<string, string>;
+}
+
+export class StaleParent extends Error {
+  constructor() {
+    super('main moved since it was read');
+    this.name = 'StaleParent';
+  }
+}
+
+export class HubRepo {
+  private created = false;
+
+  constructor(private readonly hub: HubClient, readonly repoId: string) {}
+
+  /** null when the repo does not exist yet. */
+  async snapshot(paths: string[]): Promise<RepoSnapshot | null> {
+    const info = await this.call('read', () => this.hub.repoInfo('dataset', this.repoId));
+    if (!info) return null;
+    const present = new Set(info.siblings.map((s) => s.rfilename));
+    const files = new Map<string, string>();
+    await Promise.all(paths.filter((p) => present.has(p)).map(async (p) => {
+      const body = await this.call('read', () => this.hub.downloadFile('dataset', this.repoId, p, info.sha));
+      files.set(p, body.toString('utf8'));
+    }));
+    return { sha: info.sha, files };
+  }
+
+  /** The snapshot, creating the repo (private) on first use. */
+  async ensure(paths: string[]): Promise<RepoSnapshot> {
+    const snap = await this.snapshot(paths);
+    if (snap) return snap;
+    if (!this.created) {
+      await this.call('create', () => this.hub.createRepo('dataset', this.repoId, { private: true, existOk: true }));
+      this.created = true;
+    }
+    const again = await this.snapshot(paths);
+    if (!again) throw new UserError(`the hub dataset ${this.repoId} could not be created (it is still missing after create)`);
+    return again;
+  }
+
+  /** One commit on `parent`; StaleParent when main moved. `content` null deletes the file. */
+  async commit(parent: string, files: Record<string, string | null>, summary: string): Promise<string> {
+    const ops = Object.entries(files).map(([path, content]) => (content === null
+      ? { op: 'delete' as const, path }
+      : { op: 'add' as const, path, content: Buffer.from(content) }));
+    try {
+      return (await this.hub.commit('dataset', this.repoId, ops, summary, undefined, parent)).commitOid;
+    } catch (err) {
+      if (isStaleParent(err)) throw new StaleParent();
+      throw new UserError(`cannot write to the hub dataset ${this.repoId}: ${errorMessage(err)}`);
+    }
+  }
+
+  private async call<T>(what: 'read' | 'create', fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      const verb = what === 'read' ? 'read' : 'create';
+      throw new UserError(`cannot ${verb} the hub dataset ${this.repoId} that holds the state: ${errorMessage(err)}`);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import type { HubClient } from '../drivers/hub/types.js';
+import { UserError } from '../lib/errors.js';
+import { HubRepo, StaleParent, type RepoSnapshot } from './hub-repo.js';
+import { dropLease, parseLease, readLease, takeLease, type LeaseOptions } from './hub-lease.js';
+import { parseStateText } from './file.js';
+import type { StateFile } from './types.js';
+import { lineageError, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
+
+// The state as a file in a private dataset repo on the hub, so that CI
+// runners and laptops share it. Every write is one commit on the head it
+// was decided from (parent_commit): when main moved, the state is read
+// again; if only a lease moved it is committed again, if the state itself
+// changed the write is refused. Writes under a held lease also check that
+// the lease is still this holder's (a holder that lost it writes nothing).
+
+export interface HubStoreOptions {
+  hub: HubClient;
+  repo: string;
+  /** The state file in the repo (default state.json). */
+  path?: string;
+  /** Lease length (default 10 s); renewed every third of it. */
+  leaseMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 10_000;
+const MAX_TRIES = 10;
+
+export function hubStore(o: HubStoreOptions): StateStore {
+  const repo = new HubRepo(o.hub, o.repo);
+  const path = o.path ?? 'state.json';
+  const where = `hub dataset ${o.repo} (${path})`;
+  const lease = (scope: LockScope = 'state'): LeaseOptions => ({
+    repo, path: scope === 'leader' ? `${path}.leader.lock` : `${path}.lock`, ttlMs: o.leaseMs ?? DEFAULT_LEASE_MS,
+  });
+  /** Serial last read or written (0: read and absent); undefined before the first read. */
+  let known: number | undefined;
+  let held: string | null = null;
+
+  const stateOf = (snap: RepoSnapshot | null): StateFile | null => {
+    const text = snap?.files.get(path);
+    return text === undefined ? null : parseStateText(text, where);
+  };
+
+  const write = async (state: StateFile, w: WriteOptions = {}): Promise<StateFile> => {
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      const snap = await repo.ensure([path, lease().path]);
+      const stored = stateOf(snap);
+      if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
+      if (!w.exact && known !== undefined && (stored?.serial ?? 0) !== known) throw new UserError(movedError(where, known, stored?.serial ?? 0));
+      if (w.exact && stored && stored.serial > state.serial) throw new UserError(`the state in ${where} is newer (serial ${stored.serial} > ${state.serial}); refusing to overwrite it`);
+      if (held !== null && parseLease(snap.files.get(lease().path))?.token !== held) {
+        throw new UserError(`the state lock on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
+      }
+      const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
+      try {
+        await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`);
+      } catch (err) {
+        if (err instanceof StaleParent) continue;
+        // The commit may have landed though its answer was lost.
+        if (JSON.stringify(stateOf(await repo.snapshot([path]))) === JSON.stringify(next)) { known = next.serial; return next; }
+        throw err;
+      }
+      known = next.serial;
+      return next;
+    }
+    throw new UserError(`could not write the state to ${where}: main kept moving during ${MAX_TRIES} tries; run again`);
+  };
+
+  return {
+    kind: 'hub',
+    where,
+    read: async () => {
+      const state = stateOf(await repo.snapshot([path]));
+      known = state?.serial ?? 0;
+      return state;
+    },
+    write,
+    lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
+      const lock = await takeLease(lease(opts.scope), opts);
+      if ((opts.scope ?? 'state') !== 'state') return lock;
+      held = lock.info.token;
+      return { ...lock, lost: lock.lost, release: async () => { held = null; await lock.release(); } };
+    },
+    holder: (scope) => readLease(lease(scope)),
+    breakLock: () => dropLease(lease(), null),
+    close: async () => {},
+  };
+}

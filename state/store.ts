@@ -1,0 +1,66 @@
+import type { StateFile } from './types.js';
+import type { LockInfo } from './lock.js';
+
+// Where a state lives and who may write it: one interface for the local
+// file, a hub dataset repo and a PostgreSQL table. Everything above state/
+// (apply, import, the agent, `state show|migrate`) talks to this only.
+
+export type BackendKind = 'local' | 'hub' | 'postgres';
+
+/** Which lock: the state's (one writer at a time) or the agents' leadership. */
+export type LockScope = 'state' | 'leader';
+
+export interface StoreLockOptions {
+  /** How long to wait for the holder; 0 = fail at once. */
+  timeoutMs: number;
+  pollMs?: number;
+  /** What the holder does: apply, import, agent… */
+  operation?: string;
+  signal?: AbortSignal;
+  scope?: LockScope;
+  /** One line for the user when a provably dead holder's lock is broken or taken over. */
+  onNote?: (line: string) => void;
+}
+
+export interface WriteOptions {
+  /**
+   * Store the state as it is, serial included (`state migrate`): refused when
+   * the stored state is of another lineage or has a higher serial.
+   */
+  exact?: boolean;
+}
+
+export interface HeldLock {
+  readonly info: LockInfo;
+  /** Aborted when the lock is lost (database session closed, lease taken over). */
+  readonly lost: AbortSignal;
+  release(): Promise<void>;
+}
+
+export interface StateStore {
+  readonly kind: BackendKind;
+  /** Where, for messages: a path, `hub dataset owner/name (state.json)`, `postgres table … key …`. */
+  readonly where: string;
+  /** The stored state, or null when none was written yet. */
+  read(): Promise<StateFile | null>;
+  /**
+   * Store `state` with serial + 1 and return what was stored. Refuses a
+   * different lineage, and a state another writer changed since this store
+   * last read or wrote it.
+   */
+  write(state: StateFile, opts?: WriteOptions): Promise<StateFile>;
+  lock(opts: StoreLockOptions): Promise<HeldLock>;
+  /** Who holds the lock of that scope now, or null. */
+  holder(scope?: LockScope): Promise<LockInfo | null>;
+  /** `state unlock --force`: break the state lock whoever holds it; returns who did. */
+  breakLock(): Promise<LockInfo | null>;
+  close(): Promise<void>;
+}
+
+export function lineageError(where: string, stored: string, mine: string): string {
+  return `the state in ${where} belongs to another lineage (${stored}, not ${mine}); refusing to overwrite it`;
+}
+
+export function movedError(where: string, read: number, now: number): string {
+  return `the state in ${where} was changed by another writer since it was read (serial ${read} → ${now}); nothing was overwritten: run again`;
+}
