@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HubClient } from '../drivers/hub/types.js';
 import { isStaleParent } from '../drivers/hub/errors.js';
 import { UserError, errorMessage } from '../lib/errors.js';
@@ -46,9 +47,13 @@ export class HubRepo {
       await this.call('create', () => this.hub.createRepo('dataset', this.repoId, { private: true, existOk: true }));
       this.created = true;
     }
-    const again = await this.snapshot(paths);
-    if (!again) throw new UserError(`the hub dataset ${this.repoId} could not be created (it is still missing after create)`);
-    return again;
+    // Another first user may be creating it at the same moment: give its first commit a little time.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const again = await this.snapshot(paths).catch(() => null);
+      if (again) return again;
+      await sleep(100 * (attempt + 1));
+    }
+    throw new UserError(`the hub dataset ${this.repoId} could not be created (it is still missing after create)`);
   }
 
   /** One commit on `parent`; StaleParent when main moved. `content` null deletes the file. */

@@ -51,7 +51,7 @@ type Factory = () => Promise<StateStore>;
 function backends(dir: string): [string, () => Factory, string | false][] {
   return [
     ['local', () => { const path = join(dir, `s${++n}`, 'state.json'); return async () => localStore(path); }, false],
-    ['hub', () => { const repo = `alice/state-${++n}`; return async () => hubStore({ hub: hubClient(), repo, leaseMs: 1500 }); }, false],
+    ['hub', () => { const repo = `alice/state-${++n}`; return async () => hubStore({ hub: hubClient(), repo }); }, false],
     ['postgres', () => { const key = `k${++n}`; return async () => postgresStore({ url: pg?.url ?? null, env: {}, key }); }, noPg ?? false],
   ];
 }
@@ -155,12 +155,12 @@ t.test('hub: two writers that read the same serial never both win', async (t) =>
 
 t.test('hub: a lease is renewed while held, and a lost lease stops writes', async (t) => {
   const repo = 'alice/lease-state';
-  const a = await open(async () => hubStore({ hub: hubClient(), repo, leaseMs: 1200 }));
-  const b = await open(async () => hubStore({ hub: hubClient(), repo, leaseMs: 1200 }));
+  const a = await open(async () => hubStore({ hub: hubClient(), repo, leaseMs: 3000 }));
+  const b = await open(async () => hubStore({ hub: hubClient(), repo, leaseMs: 3000 }));
   const held = await a.lock({ timeoutMs: 0 });
   const first = (await a.holder()) as { expires?: string } | null;
   // Past the lease length, b still cannot take it: a renewed it.
-  await t.rejects(b.lock({ timeoutMs: 2500, pollMs: 200 }), /lease until/);
+  await t.rejects(b.lock({ timeoutMs: 4500, pollMs: 200 }), /lease until/);
   const later = (await a.holder()) as { expires?: string } | null;
   t.ok(Date.parse(later?.expires ?? '') > Date.parse(first?.expires ?? ''), 'the expiry moved forward');
   await a.read();
@@ -182,12 +182,12 @@ t.test('hub: a lease of another host is taken over once it has expired, with one
   const repo = 'alice/expired-lease';
   const client = hubClient();
   await client.createRepo('dataset', repo, { private: true });
-  const soon = new Date(Date.now() + 800).toISOString();
+  const soon = new Date(Date.now() + 4000).toISOString();
   await client.commit('dataset', repo, [{ op: 'add', path: 'state.json.lock', content: Buffer.from(JSON.stringify({ pid: 4242, host: 'ci-runner-7', time: '2026-01-01T00:00:00.000Z', operation: 'apply', token: 't', expires: soon })) }], 'a lease');
   const store = await open(async () => hubStore({ hub: hubClient(), repo }));
   await t.rejects(store.lock({ timeoutMs: 0 }), /^state is locked by pid 4242 on host ci-runner-7 since \S+ \(apply\), lease until/);
   const notes: string[] = [];
-  const lock = await store.lock({ timeoutMs: 10_000, pollMs: 100, onNote: (l) => notes.push(l) });
+  const lock = await store.lock({ timeoutMs: 20_000, pollMs: 100, onNote: (l) => notes.push(l) });
   t.same(notes, [`Took over the state lock of pid 4242 on host ci-runner-7 (apply since 2026-01-01T00:00:00.000Z): its lease expired at ${soon}.`]);
   await lock.release();
 });
