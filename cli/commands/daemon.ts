@@ -20,6 +20,7 @@ interface Flags {
   stopTimeout: string;
   startupApp?: string;
   python: string;
+  offline?: boolean;
 }
 
 function number(value: string, flag: string, min: number): number {
@@ -48,6 +49,20 @@ function waitForSignal(io: Io): Promise<string> {
   });
 }
 
+/**
+ * Offline installs build apps with Debian's wheel file: say at once, before
+ * any app is installed or started, when it is missing and how to fix it.
+ */
+async function warnOfflineWithoutWheel(io: Io, offline: boolean): Promise<void> {
+  const { findWheelFile, WHEEL_MISSING } = await import('../../runtime/daemon/apps/venv.js');
+  if (findWheelFile()) return;
+  const { indexModeCache } = await import('../../runtime/daemon/apps/package-index.js');
+  const warn = (why: string): void => io.err(`Warning: offline (${why}): ${WHEEL_MISSING}\n`);
+  const known = offline ? '--offline' : /^(1|true|yes|on)$/i.test(io.env.PIP_NO_INDEX ?? '') ? 'PIP_NO_INDEX is set' : null;
+  if (known) return warn(known);
+  void indexModeCache(io.env)().then((m) => { if (!m.online) warn(m.reason); });
+}
+
 export async function run(args: string[], io: Io): Promise<number> {
   let flags: Flags | null = null;
   const cmd = newCommand('daemon', io)
@@ -61,6 +76,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--stop-timeout <seconds>', 'how long a stopping app gets before it is killed', '20')
     .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
+    .option('--offline', 'install apps without a package index (also automatic when PIP_NO_INDEX is set or the index does not answer within 3 s)')
     .action((opts: Flags) => { flags = opts; });
   await parse(cmd, args);
   if (!flags) return EXIT.ok;
@@ -73,6 +89,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const home = io.env.HOME ?? homedir();
   const { defaultAppsDir } = await import('../../runtime/daemon/context.js');
   const { startDaemon } = await import('../../runtime/daemon/server.js');
+  await warnOfflineWithoutWheel(io, f.offline === true);
   const daemon = await startDaemon({
     host: f.host, port, sim: true, robotName: f.robotName, stopTimeoutMs, python: f.python,
     appsDir: f.appsDir ? resolve(io.cwd, f.appsDir) : defaultAppsDir(home, io.env),
@@ -81,6 +98,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     hubToken: resolveToken({ env: io.env })?.token ?? null,
     ...(f.startupApp !== undefined ? { startupApp: f.startupApp } : {}),
     env: io.env,
+    offline: f.offline === true,
     log: (line) => io.err(`${line}\n`),
   }).catch((err: unknown) => {
     const code = (err as { code?: string }).code;

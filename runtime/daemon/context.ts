@@ -10,7 +10,8 @@ import type { OpsDeps } from './apps/operations.js';
 import { hubSpaceSource } from './apps/hub.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import type { HubClient } from '../../drivers/hub/types.js';
-import { selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
+import { indexModeCache } from './apps/package-index.js';
+import { clearRunning, selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -26,10 +27,12 @@ export interface DaemonOptions {
   startupApp?: string | null;
   python?: string;
   log?: (line: string) => void;
-  /** The environment apps inherit (default: this process's). */
+  /** The environment apps and pip inherit (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** Answer like the real Reachy Mini daemon where it differs (tests of robotctl against a real robot; like-real.ts). */
   likeRealDaemon?: boolean;
+  /** Install without a package index even if one answers (`--offline`). */
+  offline?: boolean;
 }
 
 export interface DaemonContext {
@@ -53,6 +56,8 @@ export interface DaemonContext {
   marker: string;
   /** Write the durable note of the running app (apps/running-record.ts); resolves when written. */
   noteRunning(app: RunningApp | null): Promise<void>;
+  /** Clean exit: nothing runs any more, so the note goes and no later write recreates it. */
+  dropRunningNote(): Promise<void>;
   /** Install/remove/update jobs run one after the other. */
   serial<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -65,7 +70,14 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const abort = new AbortController();
   const marker = randomUUID();
   let noted: Promise<void> = Promise.resolve();
+  let dropped = false;
+  const dropRunningNote = (): Promise<void> => {
+    dropped = true;
+    noted = noted.then(() => clearRunning(opts.appsDir)).catch(() => {});
+    return noted;
+  };
   const noteRunning = (app: RunningApp | null): Promise<void> => {
+    if (dropped) return noted;
     noted = noted.then(() => writeRunning(opts.appsDir, { daemon: selfIdentity(), marker, app }))
       .catch((err: unknown) => log(`Could not record the running app in ${opts.appsDir}: ${String(err)}`));
     return noted;
@@ -78,7 +90,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   let hub: HubClient | null = null;
   const hubClient = (): HubClient => (hub ??= createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' }));
   const ctx: DaemonContext = {
-    opts, robot, store, abort, log, marker, noteRunning,
+    opts, robot, store, abort, log, marker, noteRunning, dropRunningNote,
     jobs: new JobRegistry(),
     state: 'running',
     robotName: opts.robotName ?? 'reachy_mini',
@@ -97,6 +109,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     }),
     ops: {
       store, venv, existingVenv: existing, signal: abort.signal, marker: `${marker}/tool`,
+      env: opts.env ?? process.env, indexMode: indexModeCache(opts.env ?? process.env, { offline: opts.offline === true }),
       spaces: () => hubSpaceSource(hubClient()),
       isBusy: (name) => ctx.apps.isBusy(name),
     },

@@ -3,8 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pthDirs } from './entry-points.js';
 
-// Apps install offline with --no-deps: name the dependencies an app declares
-// that the apps environment lacks, so the job log says why it may not start.
+// The dependencies an installed app declares that the apps environment
+// lacks: what pip must install next to it, or, offline, what the job log
+// names when they cannot be found.
 
 const norm = (n: string): string => n.toLowerCase().replace(/[-_.]+/g, '_');
 
@@ -17,24 +18,28 @@ async function distNames(dir: string): Promise<Set<string>> {
   return out;
 }
 
-/** Requires-Dist names (without extras-only ones) of the distributions in dir. */
-async function required(dir: string): Promise<string[]> {
-  const out: string[] = [];
+export const normName = norm;
+
+/** Requires-Dist requirements (without extras-only ones) of the distributions in dir. */
+async function required(dir: string): Promise<{ name: string; spec: string }[]> {
+  const out: { name: string; spec: string }[] = [];
   for (const d of await readdir(dir)) {
     const meta = join(dir, d, 'METADATA');
     if (!d.endsWith('.dist-info') || !existsSync(meta)) continue;
     for (const line of (await readFile(meta, 'utf8')).split(/\r?\n/)) {
       const m = /^Requires-Dist:\s*([A-Za-z0-9._-]+)(.*)$/.exec(line);
-      if (m?.[1] && !/extra\s*==/.test(m[2] ?? '')) out.push(m[1]);
+      if (m?.[1] && !/extra\s*==/.test(m[2] ?? '')) out.push({ name: m[1], spec: `${m[1]}${m[2] ?? ''}`.trim() });
     }
   }
   return out;
 }
 
-export async function missingDependencies(versionDir: string, sitePackages: string): Promise<string[]> {
+/** Requirement strings (`name>=1; marker`) of versionDir's distributions that no folder on the venv's path provides. */
+export async function missingRequirements(versionDir: string, sitePackages: string): Promise<{ name: string; spec: string }[]> {
   const have = new Set<string>();
   for (const dir of [versionDir, sitePackages, ...(await pthDirs(sitePackages))]) {
     for (const n of await distNames(dir)) have.add(n);
   }
-  return [...new Set(await required(versionDir))].filter((r) => !have.has(norm(r)));
+  const seen = new Set<string>();
+  return (await required(versionDir)).filter((r) => !have.has(norm(r.name)) && !seen.has(r.spec) && seen.add(r.spec));
 }

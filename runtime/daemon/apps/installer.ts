@@ -8,7 +8,9 @@ import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { runCommand } from './run.js';
 import { checkAppName, confined } from './names.js';
-import { missingDependencies } from './deps.js';
+import { installDependencies, modeFlags } from './install-deps.js';
+import type { IndexMode } from './package-index.js';
+import { pipEnv } from './run.js';
 import { customAppUrl } from './custom-url.js';
 import type { SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
@@ -29,6 +31,10 @@ export interface InstallDeps {
   signal: AbortSignal;
   /** This daemon's marker for the processes it spawns (proc.ts). */
   marker?: string;
+  /** Online with an index, or offline and why. */
+  indexMode: () => Promise<IndexMode>;
+  /** The environment pip reads its configuration from (the daemon's). */
+  env: NodeJS.ProcessEnv;
 }
 
 type Log = (line: string) => void;
@@ -43,14 +49,17 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   await mkdir(root, { recursive: true });
   await collectGarbage(deps, name);
   const partial = confined(root, `.partial-${versionId}`);
-  const args = ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--target', partial, src];
+  const mode = await deps.indexMode();
+  if (!mode.online) log(`Installing offline (${mode.reason}): pip runs with --no-index`);
+  // The app into its own version folder; its dependencies next, into the venv.
+  const [noIndex, noIsolation] = modeFlags(mode);
+  const args = ['-m', 'pip', 'install', ...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : []), '--target', partial, src];
   log(`Running command: ${venv.python} ${args.join(' ')}`);
   try {
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker });
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
-    const missing = await missingDependencies(partial, venv.sitePackages);
-    if (missing.length) log(`Warning: '${name}' depends on ${missing.join(', ')}, not installed (offline install without dependencies): the app may fail to start`);
+    await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);
     const dir = confined(root, versionId);
     await rename(partial, dir);
     return { dir, entries, venv };

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { AppInfo, AppUpdateInfo } from '../../../lib/wire/daemon.js';
 import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
-import { runCommand } from './run.js';
+import { pipEnv, runCommand } from './run.js';
 import type { AppStore } from './store.js';
 
 // The app operations behind the install/remove/update jobs and check-updates,
@@ -39,7 +39,7 @@ export async function remove(deps: OpsDeps, name: string, log: Log): Promise<voi
   } else {
     const args = ['-m', 'pip', 'uninstall', '-y', app.entry.dist];
     log(`Running command: ${venv.python} ${args.join(' ')}`);
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker });
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) });
   }
   log(`Successfully uninstalled '${name}'`);
 }

@@ -24,8 +24,9 @@ export class CommandError extends Error {
   }
 }
 
-export function pipEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+/** The environment pip runs in: the daemon's (pip reads its own PIP_* settings there), quiet and non-interactive. */
+export function pipEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
 }
 
 function killGroup(pid: number | undefined): void {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { readJson } from './files.js';
 import { killAll, procInfo, sameProcessAlive } from './proc.js';
@@ -28,6 +28,10 @@ export async function readRunning(appsDir: string): Promise<RunningRecord | null
 export async function writeRunning(appsDir: string, r: RunningRecord): Promise<void> {
   await mkdir(appsDir, { recursive: true });
   await atomicWrite(join(appsDir, FILE), `${JSON.stringify(r)}\n`);
+}
+
+export async function clearRunning(appsDir: string): Promise<void> {
+  await rm(join(appsDir, FILE), { force: true });
 }
 
 export function selfIdentity(): { pid: number; start: number } {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { normName } from './deps.js';
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +33,27 @@ export function sdkDir(): string {
   return packagePath('sdk', 'python');
 }
 
+/** sdk/python is the stand-in when its distribution is named reachy-mini, like the real SDK. */
+export function sdkIsStandIn(): boolean {
+  const file = join(sdkDir(), 'pyproject.toml');
+  if (!existsSync(file)) return false;
+  const name = /^\s*name\s*=\s*["']([^"']+)["']/m.exec(readFileSync(file, 'utf8'))?.[1];
+  return name !== undefined && normName(name) === 'reachy_mini';
+}
+
+/** The SDK the venv gets at creation: none when sdk/python is the reachy-mini stand-in, installed only where needed (install-deps.ts). */
 async function sdkHash(): Promise<string> {
+  if (sdkIsStandIn()) return 'standin-on-demand';
   return existsSync(join(sdkDir(), 'pyproject.toml')) ? (await treeHash(sdkDir())).slice(0, 16) : 'nosdk';
 }
 
-async function wheelFile(): Promise<string> {
-  const names = existsSync(WHEELS_DIR) ? await readdir(WHEELS_DIR) : [];
+export const WHEEL_MISSING = `the Python 'wheel' package is missing (no ${WHEELS_DIR}/wheel-*.whl), so offline installs cannot build apps. Fix: apt-get install python3-wheel-whl`;
+
+/** Debian's wheel file, which offline installs need to build apps; null when absent. */
+export function findWheelFile(): string | null {
+  const names = existsSync(WHEELS_DIR) ? readdirSync(WHEELS_DIR) : [];
   const w = names.filter((n) => /^wheel-.*\.whl$/.test(n)).sort().pop();
-  if (!w) throw new Error(`the Python 'wheel' package is missing (no ${WHEELS_DIR}/wheel-*.whl): install Debian's python3-wheel-whl`);
-  return join(WHEELS_DIR, w);
+  return w ? join(WHEELS_DIR, w) : null;
 }
 
 async function sitePackagesOf(dir: string): Promise<string> {
@@ -51,7 +64,7 @@ async function sitePackagesOf(dir: string): Promise<string> {
 }
 
 async function installSdk(python: string, log: (l: string) => void, marker?: string): Promise<void> {
-  if (!existsSync(join(sdkDir(), 'pyproject.toml'))) return;
+  if (!existsSync(join(sdkDir(), 'pyproject.toml')) || sdkIsStandIn()) return;
   const stage = await stagingCopy(sdkDir(), 'sdk');
   try {
     await runCommand(python, ['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-build-isolation', '--force-reinstall', stage.dir], { onLine: log, marker });
@@ -74,7 +87,9 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
     throw new Error(`${basePython} -m venv failed (is python3-venv installed?): ${(err as Error).message}`);
   }
   const python = join(building, 'bin', 'python');
-  await runCommand(python, ['-m', 'pip', 'install', '--no-index', await wheelFile()], { onLine: log, marker });
+  const wheel = findWheelFile();
+  if (wheel) await runCommand(python, ['-m', 'pip', 'install', '--no-index', wheel], { onLine: log, marker });
+  else log(`Warning: ${WHEEL_MISSING}`);
   await installSdk(python, log, marker);
   await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   // Another process may have won the race: then its template is as good as ours.

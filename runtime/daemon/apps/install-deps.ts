@@ -1,0 +1,59 @@
+import { stagingCopy } from './files.js';
+import { missingRequirements, normName } from './deps.js';
+import type { IndexMode } from './package-index.js';
+import { pipEnv, runCommand } from './run.js';
+import { sdkDir, sdkIsStandIn, type Venv } from './venv.js';
+
+// An app's declared dependencies go into the apps venv next to it, as the
+// real daemon's `pip install <app>` does, with pip's own configuration
+// (PIP_INDEX_URL, PIP_FIND_LINKS, …) from the daemon's environment. Offline,
+// pip gets --no-index; a `reachy-mini` it cannot find there is replaced by
+// the stand-in shipped in sdk/python (same import names, same /ws/sdk
+// protocol), and other dependencies it cannot find are named in the job log.
+
+export interface PipContext {
+  venv: Venv;
+  mode: IndexMode;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  marker?: string;
+  log: (line: string) => void;
+}
+
+const REAL_SDK = 'reachy_mini';
+
+/** pip flags for the mode: offline builds use the venv's setuptools and wheel. */
+export function modeFlags(mode: IndexMode): string[] {
+  return mode.online ? [] : ['--no-index', '--no-build-isolation'];
+}
+
+async function pip(ctx: PipContext, args: string[]): Promise<void> {
+  ctx.log(`Running command: ${ctx.venv.python} -m pip ${args.join(' ')}`);
+  await runCommand(ctx.venv.python, ['-m', 'pip', ...args], { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) });
+}
+
+async function installStandIn(ctx: PipContext): Promise<void> {
+  ctx.log(`reachy-mini cannot be installed offline: installing robotctl's stand-in from ${sdkDir()} (import name reachy_mini, same /ws/sdk protocol)`);
+  const stage = await stagingCopy(sdkDir(), 'standin');
+  try {
+    await pip(ctx, ['install', '--no-index', '--no-deps', '--no-build-isolation', stage.dir]);
+  } finally {
+    await stage.cleanup();
+  }
+}
+
+export async function installDependencies(ctx: PipContext, app: string, versionDir: string): Promise<void> {
+  let missing = await missingRequirements(versionDir, ctx.venv.sitePackages);
+  if (missing.length === 0) return;
+  if (!ctx.mode.online && missing.some((r) => normName(r.name) === REAL_SDK) && sdkIsStandIn()) {
+    await installStandIn(ctx);
+    missing = missing.filter((r) => normName(r.name) !== REAL_SDK);
+  }
+  if (missing.length === 0) return;
+  try {
+    await pip(ctx, ['install', ...modeFlags(ctx.mode), ...missing.map((r) => r.spec)]);
+  } catch (err) {
+    if (ctx.mode.online) throw err;
+    ctx.log(`Warning: '${app}' depends on ${missing.map((r) => r.name).join(', ')}, not installed (offline install without dependencies): the app may fail to start`);
+  }
+}

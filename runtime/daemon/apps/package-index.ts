@@ -1,0 +1,44 @@
+// Whether installs can use a package index, decided like pip would: pip's
+// own settings first (PIP_NO_INDEX), then the daemon's --offline, then a
+// probe of the index pip would use (PIP_INDEX_URL, else PyPI) for a few
+// seconds. Any HTTP answer means reachable. The answer is kept a minute so a
+// run of installs probes once.
+
+export type IndexMode = { online: true; url: string } | { online: false; reason: string };
+
+const DEFAULT_INDEX = 'https://pypi.org/simple/';
+const KEEP_MS = 60_000;
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
+}
+
+/** The index URL without credentials, for logs. */
+export function shownUrl(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, '//');
+}
+
+async function probe(url: string, ms: number): Promise<boolean> {
+  try {
+    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(ms), redirect: 'manual' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function indexModeCache(env: NodeJS.ProcessEnv, opts: { offline?: boolean; probeMs?: number } = {}): () => Promise<IndexMode> {
+  let cached: { at: number; mode: IndexMode } | null = null;
+  return async () => {
+    if (opts.offline) return { online: false, reason: '--offline' };
+    if (truthy(env.PIP_NO_INDEX)) return { online: false, reason: 'PIP_NO_INDEX is set' };
+    if (cached && Date.now() - cached.at < KEEP_MS) return cached.mode;
+    const url = env.PIP_INDEX_URL || DEFAULT_INDEX;
+    const ms = opts.probeMs ?? 3000;
+    const mode: IndexMode = (await probe(url, ms))
+      ? { online: true, url }
+      : { online: false, reason: `the package index ${shownUrl(url)} did not answer within ${ms / 1000} s` };
+    cached = { at: Date.now(), mode };
+    return mode;
+  };
+}
