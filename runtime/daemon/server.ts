@@ -6,7 +6,9 @@ import { createContext, type DaemonContext, type DaemonOptions } from './context
 import type { IncomingHttpHeaders } from 'node:http';
 import { crossSiteReason } from '../../lib/cross-site.js';
 import { Errors, installErrorHandlers } from './errors.js';
-import { appsRoutes } from './routes/apps.js';
+import { appsRoutes, startInstall } from './routes/apps.js';
+import { hardwareRoutes } from './routes/hardware.js';
+import { hfAuthRoutes } from './routes/hf-auth.js';
 import { jobRoutes } from './routes/jobs.js';
 import { daemonRoutes } from './routes/daemon.js';
 import { moveRoutes } from './routes/move.js';
@@ -59,7 +61,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     await ctx.apps.shutdown();
     // Whatever this daemon spawned and is still there (pip, a stray child) goes with it.
     killAll({ marker: ctx.marker });
-    await ctx.noteRunning(null);
+    await ctx.dropRunningNote();
   });
   app.addHook('onClose', async () => {
     ctx.robot.stop();
@@ -72,6 +74,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   daemonRoutes(app, ctx);
   moveRoutes(app, ctx);
   stateRoutes(app, ctx);
+  hardwareRoutes(app, ctx);
+  hfAuthRoutes(app, ctx, (url) => startInstall(ctx, { name: url.split('/').pop() ?? '', source_kind: 'hf_space', description: '', url, extra: {} }));
   dashboardRoutes(app);
   sdkWsRoutes(app, ctx);
   managedByRoutes(app);

@@ -21,7 +21,7 @@ function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => 
   return { job_id: job.id };
 }
 
-function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: string } {
+export function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: string } {
   checkAppName(info.name, 'name');
   if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
   // Defaults inside anyOf are not applied by ajv: fill them here.
