@@ -11,6 +11,7 @@ import type { WorkItem } from './work-item.js';
 import { reconcileOnce, type AgentDrivers, type ApplyTuning } from './reconcile.js';
 import { agentActions } from './deliveries.js';
 import { buildStatus } from './status.js';
+import { RolloutProgress } from './rollout-progress.js';
 import { startWatchers, type Watchers } from './watch.js';
 import { reloadConfig, localApps } from './reload.js';
 import { sendStatus } from './status-route.js';
@@ -76,13 +77,16 @@ interface Known {
   state: StateFile | null;
   lastRun: RunSummary | null;
   configError: string | null;
+  /** Finished runs, oldest first, the last 10. */
+  runs: RunSummary[];
+  rollout: RolloutProgress | null;
 }
 
 export async function startAgent(initial: Config, opts: AgentOptions): Promise<Agent> {
   const log = opts.log;
   const stopping = new AbortController();
   const aborting = new AbortController();
-  const known: Known = { config: initial, observation: null, remaining: null, state: null, lastRun: null, configError: null };
+  const known: Known = { config: initial, observation: null, remaining: null, state: null, lastRun: null, configError: null, runs: [], rollout: null };
   let resolveFirst: (s: RunSummary) => void = () => {};
   const firstRun = new Promise<RunSummary>((r) => { resolveFirst = r; });
   let watchers: Watchers | null = null;
@@ -101,8 +105,15 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
       config: known.config, store, mode: opts.mode, drivers: opts.drivers(known.config),
       stop: stopping.signal, hard: aborting.signal, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}),
       onObserved: (observation, drift, state) => Object.assign(known, { observation, remaining: drift, state }),
+      onApply: (plan) => {
+        const progress = new RolloutProgress(plan, known.config);
+        known.rollout = progress;
+        return progress.onEvent;
+      },
     });
     known.lastRun = out.summary;
+    known.runs = [...known.runs, out.summary].slice(-10);
+    if (out.summary.result !== 'running') known.rollout?.finish(out.summary.result);
     if (out.observation) known.observation = out.observation;
     if (out.remaining) known.remaining = out.remaining;
     if (out.state) known.state = out.state;
@@ -130,7 +141,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   const receiver = makeReceiver(opts, initial, { config: () => known.config, enqueue, log });
   const status = (): AgentStatus => ({
     ...buildStatus({
-      ...known, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
+      ...known, rollout: known.rollout?.snapshot() ?? null, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
       watchesHub: opts.drivers(known.config).listWebhooks, deliveries: receiver.deliveries, now: new Date(),
     }),
     leadership: { role: leader.role, leader: leader.leader, state: store.where },

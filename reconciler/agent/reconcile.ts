@@ -8,7 +8,7 @@ import type { RunResult, RunSummary } from './status-types.js';
 import { errorMessage } from '../../lib/errors.js';
 import { observe } from '../observe.js';
 import { plan } from '../plan.js';
-import { apply, type ApplyDeps } from '../apply.js';
+import { apply, type ApplyDeps, type ApplyEvent } from '../apply.js';
 import type { Observation, Plan, PlanOptions } from '../types.js';
 import { appOfKey, type ExpectedSha, type WorkItem } from './work-item.js';
 import { RunLog } from './run-log.js';
@@ -41,6 +41,8 @@ export interface RunContext {
   log: (line: string) => void;
   /** Called once the run has observed, before it acts: the drift as found (for GET /status while healing). */
   onObserved?: (observation: Observation, drift: Plan, state: StateFile) => void;
+  /** An apply of `plan` starts; the listener returned gets its events (the fleet page's rollout progress). */
+  onApply?: (plan: Plan) => (e: ApplyEvent) => void;
   /** How long to wait for the hub to show a revision a delivery announced (default 3 s). */
   expectTimeoutMs?: number;
 }
@@ -96,10 +98,11 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (
     return { result: verdict(before, false), observation, remaining: before, state };
   }
   ctx.log(`  ${first.actions.length} action(s) to do`);
+  const progress = ctx.onApply?.(first);
   const applied = await apply(first, ctx.config, {
     hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, store: ctx.store, state, ...ctx.tuning,
     ...(ctx.hard ? { hard: ctx.hard } : {}),
-  }, ctx.stop, runLog.onEvent);
+  }, ctx.stop, (e) => { runLog.onEvent(e); progress?.(e); });
   runLog.addNotDone(applied.report);
   state = applied.state;
   seen({ observation, remaining: null, state });

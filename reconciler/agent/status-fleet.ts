@@ -38,7 +38,7 @@ function pending(input: FleetInput, prefix: string): Action[] {
 
 function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
   const base = { name: robot.name, url: robot.url, dashboard: `${robot.url}/`, active: robot.active };
-  const away = { reachable: false, daemon: null, installed: [], running: null, app_state: null, converged: false, drift: [] };
+  const away = { reachable: false, daemon: null, installed: [], revisions: {}, running: null, app_state: null, converged: false, drift: [] };
   const obs = input.observation?.robots[robot.name];
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
   if (!obs.reachable) return { ...base, ...away, error: obs.error };
@@ -49,6 +49,7 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
     error: failureOn(robot.name, input.lastRun),
     daemon: obs.daemon?.state ?? null,
     installed: obs.installed.map((a) => a.name).sort(),
+    revisions: Object.fromEntries(obs.installed.map((a) => [a.name, revisionOf(a, input.state?.robots[robot.name]?.apps[a.name]?.sha)])),
     running: obs.current?.info.name ?? null,
     app_state: obs.current?.state ?? null,
     converged: drift.length === 0 && input.remaining !== null,
@@ -89,8 +90,17 @@ function line(a: Action): string {
   return `${a.type}: ${a.reason}`;
 }
 
-/** The first failed action of the last run on this robot, if any. */
+/** The first failed action of the last run on this robot, if any (said once: a driver's error may already say `install failed`). */
 function failureOn(robot: string, run: RunSummary | null): string | null {
   const failed = run?.actions.find((a) => a.outcome === 'failed' && a.address.startsWith(`robots.${robot}.`));
-  return failed ? `${failed.kind} failed: ${failed.error ?? 'unknown error'}` : null;
+  if (!failed) return null;
+  const error = failed.error ?? 'unknown error';
+  return error.startsWith(`${failed.kind} failed`) ? error : `${failed.kind} failed: ${error}`;
+}
+
+/** The revision robotctl recorded when it installed the app, else what the daemon reports (robotctl's simulator does). */
+function revisionOf(app: { extra: Record<string, unknown> }, recorded: string | null | undefined): string | null {
+  if (recorded) return recorded;
+  const reported = app.extra.installed_sha;
+  return typeof reported === 'string' && reported !== '' ? reported : null;
 }

@@ -10,6 +10,7 @@
 
 import type { AppState } from '../../lib/wire/daemon.js';
 import type { DeliveryOutcome } from '../../runtime/receiver/index.js';
+import type { RolloutStatus } from './rollout-progress.js';
 
 export const STATUS_FORMAT_VERSION = '2.0' as const;
 
@@ -55,6 +56,8 @@ export interface RobotStatus {
   daemon: string | null;
   /** Names of the apps installed on the robot (observed), sorted. */
   installed: string[];
+  /** Installed revision (Space commit sha) per installed app, from the state, else the daemon; null when unknown (a path app). */
+  revisions: Record<string, string | null>;
   /** The app robot.yaml wants running on this robot (after per-robot overrides); null = none. */
   active: string | null;
   /** The daemon's current app (observed), null when none. */
@@ -150,6 +153,12 @@ export interface AgentStatus extends FleetStatus {
   deliveries: DeliveryStatus[];
   /** Why the file could not be loaded (the agent keeps the last good one); null when fine. */
   config_error: string | null;
+  /** The receiver's endpoints (paths on this server) and what each does; null when robot.yaml declares no receiver. */
+  receiver: { endpoints: { path: string; action: string }[] } | null;
+  /** The last finished runs, newest first (up to 10). */
+  runs: RunStatus[];
+  /** The apply in progress, or the last one that did something: waves, a count per robot, failures. */
+  rollout: RolloutStatus | null;
   /** Among agents sharing one state, whether this one reconciles or stands by. Optional. */
   leadership?: AgentLeadership;
 }

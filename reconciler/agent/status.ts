@@ -1,6 +1,7 @@
 import type { DeliveryRecord } from '../../runtime/receiver/index.js';
 import type { AgentStatus, DeliveryStatus, RunStatus, RunSummary } from './status-types.js';
 import { fleetStatus, type FleetInput } from './status-fleet.js';
+import type { RolloutStatus } from './rollout-progress.js';
 
 // GET /status: the fleet's status (status-fleet.ts) plus what only the agent
 // knows: its mode and interval, the last run, the deliveries, a config error.
@@ -11,6 +12,9 @@ export interface StatusInput extends FleetInput {
   intervalMs: number;
   deliveries: DeliveryRecord[];
   configError: string | null;
+  /** Finished runs, oldest first. */
+  runs: RunSummary[];
+  rollout: RolloutStatus | null;
 }
 
 export function buildStatus(input: StatusInput): AgentStatus {
@@ -21,6 +25,11 @@ export function buildStatus(input: StatusInput): AgentStatus {
     last_run: input.lastRun === null ? null : runStatus(input.lastRun),
     deliveries: input.deliveries.slice().reverse().map(deliveryStatus),
     config_error: input.configError,
+    receiver: input.config.receiver ? {
+      endpoints: input.config.receiver.endpoints.map((e) => ({ path: `/webhooks/${e.name}`, action: e.app ? `${e.action} ${e.app}` : e.action })),
+    } : null,
+    runs: input.runs.slice(-10).reverse().map(runStatus),
+    rollout: input.rollout,
   };
 }
 

@@ -18,6 +18,15 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void | 
 /** URL prefix of the page's assets. */
 export const FLEET_ASSET_PREFIX = '/fleet/';
 
+/**
+ * The robot drawing is the dashboard's own (robot-view.js, pose.js), served
+ * as they are under /fleet/robot/ so both pages draw a robot the same way.
+ * Files, not imports: the fleet page does not depend on the daemon's code.
+ */
+const DRAWING_PREFIX = '/fleet/robot/';
+const DRAWING_ROOT: string = packagePath('runtime', 'daemon', 'dashboard');
+const DRAWING_FILES = ['pose.js', 'robot-view.js'];
+
 function notFound(res: ServerResponse): void {
   const body = JSON.stringify({ error: 'not_found', message: 'Not Found' });
   res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
@@ -31,10 +40,12 @@ function notFound(res: ServerResponse): void {
 export function fleetPageHandler(root: string = fleetPageRoot): PageHandler {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    const rel = path === '/' || path === '/index.html' ? 'index.html'
-      : path.startsWith(FLEET_ASSET_PREFIX) ? path.slice(FLEET_ASSET_PREFIX.length) : null;
+    const drawing = path.startsWith(DRAWING_PREFIX) ? path.slice(DRAWING_PREFIX.length) : null;
+    const rel = drawing !== null ? (DRAWING_FILES.includes(drawing) ? drawing : null)
+      : path === '/' || path === '/index.html' ? 'index.html'
+        : path.startsWith(FLEET_ASSET_PREFIX) ? path.slice(FLEET_ASSET_PREFIX.length) : null;
     if (rel === null || !isPageFilePath(decoded(rel))) return notFound(res);
-    const file = await send(req, `/${rel}`, { root, index: false, cacheControl: false, dotfiles: 'ignore' });
+    const file = await send(req, `/${rel}`, { root: drawing !== null ? DRAWING_ROOT : root, index: false, cacheControl: false, dotfiles: 'ignore' });
     if (file.type !== 'file') {
       file.stream.resume();
       return notFound(res);
@@ -55,7 +66,7 @@ function decoded(rel: string): string {
 /** Paths to register: `/` and one `/fleet/<file>` per file of the page (the receiver routes exact paths). */
 export function fleetPagePaths(root: string = fleetPageRoot): string[] {
   const files = readdirSync(root, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort();
-  return ['/', ...files.map((f) => `${FLEET_ASSET_PREFIX}${f}`)];
+  return ['/', ...files.map((f) => `${FLEET_ASSET_PREFIX}${f}`), ...DRAWING_FILES.map((f) => `${DRAWING_PREFIX}${f}`)];
 }
 
 /** Register the fleet page on anything with the receiver's `route(method, path, handler)`. */

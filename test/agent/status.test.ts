@@ -14,7 +14,7 @@ const desired = config({ webhooks: [hook], apps: [hello], active: 'hello_app', r
 function input(over: Partial<StatusInput>): StatusInput {
   return {
     config: desired, file: '/work/robot.yaml', mode: 'heal', intervalMs: 60_000, hubEndpoint: 'http://127.0.0.1:1', watchesHub: true,
-    observation: null, remaining: null, state: null, lastRun: null, deliveries: [], configError: null, now: new Date(0), ...over,
+    observation: null, remaining: null, state: null, lastRun: null, deliveries: [], configError: null, runs: [], rollout: null, now: new Date(0), ...over,
   };
 }
 
@@ -69,4 +69,20 @@ t.test('before the first observation', async (t) => {
   t.equal(st.hub, null);
   t.equal(st.last_run, null);
   t.same(st.robots.map((r) => [r.reachable, r.error]), [[false, 'not observed yet'], [false, 'not observed yet']]);
+});
+
+t.test('revisions per app: the state first, else what the daemon reports; a failure is said once', async (t) => {
+  const dev = app('dev_app');
+  const both = config({ apps: [hello, dev], active: 'hello_app', robots: [{ name: 'desk' }] });
+  const st0 = state({ apps: { desk: { hello_app: { ...hello, sha: 'aaaa111' } } } });
+  const obs = observation({ robots: { desk: robotObs([installedOf(hello, { installed_sha: 'bbbb222' }), installedOf(dev, { installed_sha: 'cccc333' })]) } });
+  const failedRun = { trigger: 'interval' as const, startedAt: '1970-01-01T00:00:00.000Z', finishedAt: null, result: 'failed' as const,
+    actions: [{ address: 'robots.desk.apps.dev_app', kind: 'install', outcome: 'failed' as const, error: 'install failed: pip exited with 1', durationMs: 5 }] };
+  const st = buildStatus(input({ config: both, observation: obs, remaining: plan(both, obs, st0), state: st0, lastRun: failedRun, runs: [failedRun] }));
+  t.same(st.robots[0]?.revisions, { hello_app: 'aaaa111', dev_app: 'cccc333' });
+  t.equal(st.robots[0]?.error, 'install failed: pip exited with 1', 'not "install failed: install failed: …"');
+  t.equal(st.runs.length, 1);
+  t.equal(st.runs[0]?.started_at, '1970-01-01T00:00:00.000Z');
+  t.equal(st.receiver, null, 'no receiver declared');
+  t.equal(st.rollout, null);
 });

@@ -4,11 +4,17 @@ import type { AgentStatus, RobotStatus } from '../../reconciler/agent/status-typ
 
 const at = (offsetMs: number): string => new Date(Date.now() + offsetMs).toISOString();
 
-function robot(name: string, port: number, over: Partial<RobotStatus> = {}): RobotStatus {
-  const url = `http://127.0.0.1:${port}`;
+export const HELLO_SHA = '3f5c2a9e0b7d41c6a8e2f1d0c9b8a7e6f5d4c3b2';
+
+/** Where the fleet's robots are; a test with a real simulated daemon points desk at it (the live drawing). */
+export const robotUrls = { desk: 'http://127.0.0.1:18001', 'lab-1': 'http://127.0.0.1:18002' };
+
+function robot(name: keyof typeof robotUrls, over: Partial<RobotStatus> = {}): RobotStatus {
+  const url = robotUrls[name];
   return {
     name, url, dashboard: `${url}/`, reachable: true, error: null,
-    daemon: 'running', installed: ['hello_app', 'dev_app'], active: 'hello_app', running: 'hello_app', app_state: 'running',
+    daemon: 'running', installed: ['dev_app', 'hello_app'], revisions: { hello_app: HELLO_SHA, dev_app: null },
+    active: 'hello_app', running: 'hello_app', app_state: 'running',
     converged: true, drift: [], ...over,
   };
 }
@@ -20,21 +26,25 @@ function base(): AgentStatus {
       endpoint: 'http://127.0.0.1:9', reachable: true, error: null, unmanaged_webhooks: 0,
       webhooks: [{ name: 'redeploy-apps', id: '6650f0c1a2b3c4d5e6f70812', url: 'http://127.0.0.1:7860/webhooks/redeploy-apps', enabled: true, state: 'converged', drift: [] }],
     },
-    robots: [robot('desk', 18001), robot('lab-1', 18002)],
+    robots: [robot('desk'), robot('lab-1')],
     last_run: null,
     deliveries: [],
     drift: false,
     config_error: null,
+    receiver: { endpoints: [{ path: '/webhooks/redeploy-apps', action: 'reconcile' }] },
+    runs: [],
+    rollout: null,
   };
 }
 
 /** lab-1 lost its app and stopped: drift found by the interval check. */
 export function drifted(): AgentStatus {
   const s = base();
-  s.robots[1] = robot('lab-1', 18002, { installed: ['hello_app'], running: null, app_state: null, converged: false,
+  s.robots[1] = robot('lab-1', { installed: ['hello_app'], revisions: { hello_app: HELLO_SHA }, running: null, app_state: null, converged: false,
     drift: ['app dev_app: not installed', 'active hello_app: not running'] });
   s.drift = true;
   s.last_run = { trigger: 'interval', started_at: at(-2000), finished_at: at(-1500), result: 'drift', actions: [] };
+  s.runs = [s.last_run];
   s.deliveries = [{ at: at(-60_000), endpoint: '/webhooks/redeploy-apps', event: 'repo.content/update', repo: 'space:alice/hello_app',
     status: 200, outcome: 'ok', error: null, action: 'reinstalled hello_app on desk, lab-1' }];
   return s;
@@ -52,5 +62,27 @@ export function healed(): AgentStatus {
       error: 'Invalid X-Webhook-Secret', action: null },
     ...drifted().deliveries,
   ];
+  s.runs = [s.last_run, ...drifted().runs];
+  s.rollout = { result: 'converged', failures: 0, max_failures: 1, halted: false, waves: [
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'ok', done: 2, total: 2 }] },
+  ] };
+  return s;
+}
+
+/** An apply in progress: desk (the canary) done, lab-1 installing; one failure allowed. */
+export function rolling(): AgentStatus {
+  const s = healed();
+  s.last_run = { trigger: 'file', started_at: at(-3000), finished_at: null, result: 'running', actions: [] };
+  s.rollout = { result: 'running', failures: 0, max_failures: 1, halted: false, waves: [
+    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2 }] },
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 1, total: 3 }] },
+  ] };
+  return s;
+}
+
+/** robot.yaml was saved broken: the agent keeps the last good version, the fleet itself converged. */
+export function brokenFile(): AgentStatus {
+  const s = healed();
+  s.config_error = 'robot.yaml:4:3: apps.hello_app: unknown key \'sorce\'';
   return s;
 }

@@ -5,11 +5,16 @@ import { createReceiver } from '../../runtime/receiver/index.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { collectProblems, contrastProblems, horizontalOverflow, LAPTOP, launchChromium, PHONE, screenshotDir, skipWithoutChromium } from './browser.js';
-import { drifted, healed } from './fleet-fixtures.js';
+import { brokenFile, drifted, healed, HELLO_SHA, robotUrls, rolling } from './fleet-fixtures.js';
+import { startDaemon } from '../../runtime/daemon/server.js';
 
 // The fleet page served as the agent serves it (receiver + mountFleetPage),
 // fed a sequence of /status documents: drift on lab-1, then the heal.
 t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutChromium }, async (t) => {
+  // desk is a real simulated robot: its card draws it from its own state stream.
+  const desk = await startDaemon({ sim: true, port: 0, appsDir: t.testdir(), robotName: 'desk' });
+  t.teardown(() => desk.close());
+  robotUrls.desk = desk.url;
   let current: AgentStatus = drifted();
   const receiver = createReceiver({ port: 0, landingPage: null, secret: null, env: {}, log: () => {} });
   mountFleetPage(receiver);
@@ -25,19 +30,35 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   const shots = screenshotDir('fleet');
 
   const page = await browser.newPage({ viewport: LAPTOP });
-  const problems = collectProblems(page);
+  // lab-1 is not a real robot here: its drawing's socket is refused, and says so.
+  const problems = collectProblems(page, [/WebSocket connection to 'ws:\/\/127\.0\.0\.1:18002\/api\/state\/ws\/full/]);
   await page.goto(`${url}/`);
-  const lab = page.locator('tr[data-robot="lab-1"]');
+  const lab = page.locator('.robot-card[data-robot="lab-1"]');
   await lab.waitFor();
   t.equal(await page.locator('#fleet-state').textContent(), 'Drift detected');
   t.equal(await lab.getAttribute('data-converged'), 'false');
   t.match(await lab.textContent(), /drifted/);
   t.match(await lab.textContent(), /app dev_app: not installed/);
-  t.equal(await page.locator('tr[data-robot="desk"]').getAttribute('data-converged'), 'true');
+  t.equal(await page.locator('.robot-card[data-robot="desk"]').getAttribute('data-converged'), 'true');
+  // Each app with its installed revision; a path app says so.
+  t.equal(await page.locator('.robot-card[data-robot="desk"] [data-app="hello_app"] .rev').textContent(), HELLO_SHA.slice(0, 7));
+  t.equal(await page.locator('.robot-card[data-robot="desk"] [data-app="hello_app"] .rev').getAttribute('title'), HELLO_SHA);
+  t.equal(await page.locator('.robot-card[data-robot="desk"] [data-app="dev_app"] .rev').textContent(), 'local');
+  // The live drawing follows the robot: wake_up moves its head.
+  await page.waitForFunction(() => document.querySelector('.robot-card[data-robot="desk"] .live')?.textContent === 'live', undefined, { timeout: 15_000 });
+  const head = page.locator('.robot-card[data-robot="desk"] svg g').nth(1);
+  const before = await head.getAttribute('transform');
+  await fetch(`${desk.url}/api/move/play/wake_up`, { method: 'POST' });
+  await page.waitForFunction(([was]) => document.querySelectorAll('.robot-card[data-robot="desk"] svg g')[1]?.getAttribute('transform') !== was, [before] as const, { timeout: 15_000 });
+  t.pass('the drawing moves with the robot');
+  t.equal(await page.locator('.robot-card[data-robot="lab-1"] .live').textContent(), 'offline', 'a robot that cannot be reached is drawn offline');
+  // The receiver's endpoints, as URLs on this server, with what to do with them.
+  t.equal(await page.locator('#receiver-endpoints li').textContent(), `POST ${url}/webhooks/redeploy-apps reconcile`);
+  t.equal(await page.locator('#receiver-help').isVisible(), true);
   t.equal(await page.locator('#robots-count').textContent(), '(2, 2 reachable)');
   t.match(await page.locator('#deliveries').textContent(), /space:alice\/hello_app/);
   t.match(await page.locator('#run-summary').textContent(), /drift.*triggered by interval/);
-  t.equal(await page.locator('tr[data-robot="desk"] a').getAttribute('href'), 'http://127.0.0.1:18001/');
+  t.equal(await page.locator('.robot-card[data-robot="desk"] a').getAttribute('href'), `${desk.url}/`);
   t.match(await page.locator('#announce').textContent(), /Drift detected on lab-1/);
   await page.screenshot({ path: join(shots, 'drift-laptop.png'), fullPage: true });
   t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (drift)');
@@ -46,6 +67,8 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Converged', undefined, { timeout: 10_000 });
   t.equal(await lab.getAttribute('data-converged'), 'true');
   t.match(await lab.textContent(), /converged/);
+  t.equal(await page.locator('#runs tr').count(), 2, 'the history lists both applies');
+  t.equal(await page.locator('#runs tr').first().getAttribute('data-result'), 'converged', 'newest apply first');
   t.equal(await page.locator('#actions tr').count(), 2);
   t.match(await page.locator('#actions').textContent(), /robots\.lab-1\.apps\.dev_app.*install.*ok/);
   t.equal(await page.locator('#run-summary').getAttribute('data-result'), 'converged');
@@ -55,6 +78,28 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   await page.screenshot({ path: join(shots, 'healed-laptop.png'), fullPage: true });
   t.equal(await horizontalOverflow(page), 0, 'no horizontal scroll on a laptop');
   t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (healed)');
+
+  // An apply in progress: the canary wave first, a bar per robot, failures against max_failures.
+  current = rolling();
+  await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Applying…', undefined, { timeout: 10_000 });
+  t.equal(await page.locator('#rollout').isVisible(), true);
+  t.same(await page.locator('.wave h3').allTextContents(), ['Wave 1: canary', 'Wave 2']);
+  t.equal(await page.locator('.bar-row[data-robot="desk"]').getAttribute('data-state'), 'ok');
+  t.equal(await page.locator('.bar-row[data-robot="lab-1"]').getAttribute('data-state'), 'running');
+  t.equal(await page.locator('.bar-row[data-robot="lab-1"] progress').getAttribute('value'), '1');
+  t.equal(await page.locator('.bar-row[data-robot="lab-1"] .bar-count').textContent(), '1/3');
+  t.equal(await page.locator('#rollout-failures').textContent(), '0 failed of max_failures 1');
+  await page.screenshot({ path: join(shots, 'rollout-laptop.png'), fullPage: true });
+  t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (rollout)');
+
+  // A broken robot.yaml: the header says so instead of a green "Converged".
+  current = brokenFile();
+  await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Config error', undefined, { timeout: 10_000 });
+  t.equal(await page.locator('#fleet-state').getAttribute('data-state'), 'config-error');
+  t.match(await page.locator('#config-error').textContent(), /could not be loaded \(the last good version is in use\): robot\.yaml:4:3/);
+  await page.screenshot({ path: join(shots, 'config-error-laptop.png'), fullPage: true });
+  current = healed();
+  await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Converged', undefined, { timeout: 10_000 });
 
   // Keyboard: the skip link, then the pause toggle, reachable with Tab and used with Enter.
   await page.keyboard.press('Tab');

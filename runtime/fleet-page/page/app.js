@@ -1,6 +1,9 @@
 // Fleet page entry: polls the agent's /status and redraws the sections that
 // changed (unchanged sections keep their DOM, so keyboard focus stays put).
-import { renderHeader, renderRobots, renderHub, renderRun, renderDeliveries } from './render.js';
+import { renderHeader, renderHub, renderReceiver } from './render.js';
+import { renderRobots } from './robots.js';
+import { renderRollout } from './rollout.js';
+import { renderDeliveries, renderRun, renderRuns } from './history.js';
 
 const POLL_MS = 1500;
 const SUPPORTED_MAJOR = '2';
@@ -29,8 +32,11 @@ function setConnection(state, text) {
 function show(status) {
   const state = renderHeader(status);
   section('robots', status.robots, () => renderRobots(status));
+  section('rollout', status.rollout, renderRollout);
   section('hub', status.hub, renderHub);
+  section('receiver', status.receiver, renderReceiver);
   section('run', status.last_run, renderRun);
+  section('runs', status.runs, renderRuns);
   section('deliveries', status.deliveries, renderDeliveries);
   const updated = document.getElementById('updated');
   updated.textContent = new Date().toLocaleTimeString();

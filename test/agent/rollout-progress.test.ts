@@ -1,0 +1,53 @@
+import t from 'tap';
+import { loadConfigText } from '../../schema/load.js';
+import { RolloutProgress } from '../../reconciler/agent/rollout-progress.js';
+import type { StartAction } from '../../reconciler/types.js';
+import type { UnitReport } from '../../reconciler/report.js';
+
+// The fleet page's rollout: waves (canary first), a count per robot, failures
+// against max_failures, from the executor's events alone.
+
+const loaded = loadConfigText(`version: 1
+apps:
+  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
+active: hello_app
+robots:
+  desk: { url: http://127.0.0.1:8001 }
+  lab-1: { url: http://127.0.0.1:8002 }
+  lab-2: { url: http://127.0.0.1:8003 }
+  lab-3: { url: http://127.0.0.1:8004 }
+rollout: { parallelism: 2, canary: 1, max_failures: 1 }
+`, 'robot.yaml', '/tmp', {});
+if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+const config = loaded.config;
+
+const start = (robot: string): StartAction => ({ type: 'start', robot, app: 'hello_app', address: `robots.${robot}.apps.hello_app`, reason: 'active' });
+const report = (name: string, status: UnitReport['status']): UnitReport => ({ name, status, reason: null, planned: 1, done: status === 'converged' ? 1 : 0, failed: [], notDone: [] });
+
+t.test('waves, counts and failures follow the events', async (t) => {
+  // lab-3 has nothing to do: it is not part of the rollout.
+  const p = new RolloutProgress({ actions: [start('desk'), start('lab-1'), start('lab-2')] }, config);
+  t.same(p.snapshot(), {
+    result: 'running', failures: 0, max_failures: 1, halted: false,
+    waves: [
+      { name: 'canary', robots: [{ name: 'desk', state: 'pending', done: 0, total: 1 }] },
+      { name: 'rest', robots: [{ name: 'lab-1', state: 'pending', done: 0, total: 1 }, { name: 'lab-2', state: 'pending', done: 0, total: 1 }] },
+    ],
+  });
+  p.onEvent({ type: 'action.started', unit: 'desk', action: start('desk') });
+  t.equal(p.snapshot().waves[0]?.robots[0]?.state, 'running');
+  p.onEvent({ type: 'action.done', unit: 'desk', action: start('desk'), ms: 5, performed: { result: {}, detail: '' } });
+  p.onEvent({ type: 'robot.finished', report: report('desk', 'converged') });
+  p.onEvent({ type: 'action.failed', unit: 'lab-1', action: start('lab-1'), ms: 5, error: 'boom' });
+  p.onEvent({ type: 'robot.finished', report: report('lab-1', 'failed') });
+  p.onEvent({ type: 'robot.finished', report: report('lab-2', 'unreachable') });
+  p.onEvent({ type: 'rollout.halted', halt: { failures: 2, limit: 1, skipped: [] } });
+  p.finish('failed');
+  t.same(p.snapshot(), {
+    result: 'failed', failures: 2, max_failures: 1, halted: true,
+    waves: [
+      { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 1, total: 1 }] },
+      { name: 'rest', robots: [{ name: 'lab-1', state: 'failed', done: 0, total: 1 }, { name: 'lab-2', state: 'failed', done: 0, total: 1 }] },
+    ],
+  });
+});
