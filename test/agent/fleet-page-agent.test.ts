@@ -23,19 +23,19 @@ t.test('the fleet page of a running agent shows a drift and its heal', { skip: s
   const problems = collectProblems(page);
   await page.goto(`${a.agent.url}/`);
   await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Converged', undefined, { timeout: 10_000 });
-  t.equal(await page.locator('tr[data-robot="r2"]').getAttribute('data-converged'), 'true');
+  t.equal(await page.locator('.robot-card[data-robot="r2"]').getAttribute('data-converged'), 'true');
 
   // Behind the agent's back: remove app_a from r2 (installed there, not running).
   const r2 = loop.robots[1] as Robot;
   await r2.client.remove('app_a');
-  await page.waitForFunction(() => document.querySelector('tr[data-robot="r2"]')?.getAttribute('data-converged') === 'false', undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('.robot-card[data-robot="r2"]')?.getAttribute('data-converged') === 'false', undefined, { timeout: 15_000 });
   t.equal(await page.locator('#fleet-state').textContent(), 'Drift detected');
-  t.match(await page.locator('tr[data-robot="r2"]').textContent(), /app app_a: not installed/);
-  t.equal(await page.locator('tr[data-robot="r1"]').getAttribute('data-converged'), 'true', 'r1 is not affected');
+  t.match(await page.locator('.robot-card[data-robot="r2"]').textContent(), /app app_a: not installed/);
+  t.equal(await page.locator('.robot-card[data-robot="r1"]').getAttribute('data-converged'), 'true', 'r1 is not affected');
   await page.screenshot({ path: join(screenshotDir('fleet-agent'), 'drift.png'), fullPage: true });
 
   await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Converged', undefined, { timeout: 30_000 });
-  t.equal(await page.locator('tr[data-robot="r2"]').getAttribute('data-converged'), 'true');
+  t.equal(await page.locator('.robot-card[data-robot="r2"]').getAttribute('data-converged'), 'true');
   await until(async () => (await r2.client.listInstalled()).some((x) => x.name === 'app_a'), 5000, 'app_a back on r2');
   t.match(a.lines.join('\n'), /done +install app_a on r2/, 'the agent healed it');
   await page.screenshot({ path: join(screenshotDir('fleet-agent'), 'healed.png'), fullPage: true });
