@@ -1,5 +1,5 @@
 import t from 'tap';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli.js';
@@ -12,7 +12,11 @@ t.setTimeout(600_000);
 // tap's before script); each check still installs and uninstalls in its own
 // temporary venv.
 // No package index here (PIP_NO_INDEX): installs use the reachy_mini stand-in.
-const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' };
+// Passed checks are remembered per content (~/.cache/robotctl/app-check): a
+// folder of this run's own keeps every run checking for real.
+const checkCache = mkdtempSync(join(tmpdir(), 'robotctl-check-cache-'));
+t.teardown(() => rmSync(checkCache, { recursive: true, force: true }));
+const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1', ROBOTCTL_CACHE_DIR: checkCache };
 
 function checkTemps(): string[] {
   return readdirSync(tmpdir()).filter((f) => f.startsWith('robotctl-check-'));

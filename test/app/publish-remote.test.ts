@@ -25,7 +25,7 @@ t.test('app create --publish sets origin to the Space; git push redeploys throug
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ watched: [{ type: 'user', name: 'bob' }], url: `${rx.url}/webhooks/redeploy`, domains: ['repo'] }),
   });
-  const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, ROBOTCTL_CHECK_VENV_CACHE: join(root, 'venv-cache') };
+  const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, ROBOTCTL_CHECK_VENV_CACHE: join(root, 'venv-cache'), ROBOTCTL_CACHE_DIR: join(root, 'check-cache') };
   const r = await runInProcess(['app', 'create', 'loop_app', root, '--publish'], { env });
   t.equal(r.code, 0, r.stderr);
   const remote = `${hub.url}/spaces/bob/loop_app`;
