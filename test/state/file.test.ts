@@ -66,8 +66,11 @@ t.test('unknown versions and damaged files are refused with what to do', async (
   await writeFile(bad, '{"version": 1, "lin');
   await t.rejects(readState(bad), /not valid JSON.*move it away/);
   const shape = join(dir, 'shape.json');
-  await writeFile(shape, JSON.stringify({ ...newState(), webhooks: { a: { id: 1 } } }));
-  await t.rejects(readState(shape), /damaged \(webhooks\.a needs id and specHash\)/);
+  await writeFile(shape, JSON.stringify({ ...newState(), webhooks: { a: { id: 1, specHash: 'x' } } }));
+  await t.rejects(readState(shape), /damaged \(webhooks\.a\.id: must be string\)/);
+  const noHash = join(dir, 'no-hash.json');
+  await writeFile(noHash, JSON.stringify({ ...newState(), webhooks: { a: { id: 'h1' } } }));
+  await t.rejects(readState(noHash), /damaged \(webhooks\.a: must have required property 'specHash'\)/);
   const apps = join(dir, 'apps.json');
   await writeFile(apps, JSON.stringify({ ...newState(), robots: { r: { apps: { x: { source: 3 } } } } }));
   await t.rejects(readState(apps), /robots\.r\.apps\.x/);
