@@ -82,7 +82,8 @@ async function buildTools(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
  * one check never sees another's install and the base stays pristine.
  */
 export async function temporaryVenv(env: NodeJS.ProcessEnv, opts: { online: boolean; standIn: string | null }): Promise<{ venv: Venv; tmp: string; dispose: () => void }> {
-  const tmp = mkdtempSync(join(tmpdir(), 'robotctl-check-'));
+  // The command's own TMPDIR (an in-process run may be given one), else the OS's.
+  const tmp = mkdtempSync(join(env.TMPDIR || tmpdir(), 'robotctl-check-'));
   const dispose = (): void => rmSync(tmp, { recursive: true, force: true });
   try {
     const dir = join(tmp, 'venv');

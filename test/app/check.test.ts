@@ -12,14 +12,19 @@ t.setTimeout(600_000);
 // tap's before script); each check still installs and uninstalls in its own
 // temporary venv.
 // No package index here (PIP_NO_INDEX): installs use the reachy_mini stand-in.
+// The check's temporary venvs go to the command's TMPDIR: a folder of this
+// file's own, so checks other test files run at the same time never show here.
+const ownTmp = mkdtempSync(join(tmpdir(), 'robotctl-test-tmp-'));
+t.teardown(() => rmSync(ownTmp, { recursive: true, force: true }));
+
 // Passed checks are remembered per content (~/.cache/robotctl/app-check): a
 // folder of this run's own keeps every run checking for real.
-const checkCache = mkdtempSync(join(tmpdir(), 'robotctl-check-cache-'));
+const checkCache = mkdtempSync(join(tmpdir(), 'robotctl-test-cache-'));
 t.teardown(() => rmSync(checkCache, { recursive: true, force: true }));
-const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1', ROBOTCTL_CACHE_DIR: checkCache };
+const env = { ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1', ROBOTCTL_CACHE_DIR: checkCache, TMPDIR: ownTmp };
 
 function checkTemps(): string[] {
-  return readdirSync(tmpdir()).filter((f) => f.startsWith('robotctl-check-'));
+  return readdirSync(ownTmp).filter((f) => f.startsWith('robotctl-check-'));
 }
 
 for (const template of ['default', 'conversation']) {
