@@ -1,21 +1,13 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
+import { pidAlive as alive } from '../../lib/pid-alive.js';
 
 // One `up` per data folder. The lock is taken before anything in the folder is
 // touched (token, hub data, robots), so a second `up` leaves the first intact.
 // A lock whose pid is gone (a killed up) is taken over.
 
 const LOCK = 'up.lock';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function holder(file: string): number | null {
   try {

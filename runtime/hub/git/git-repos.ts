@@ -5,6 +5,7 @@ import type { RepoType } from '../../../lib/wire/hub.js';
 import { fastImportStream, type HubCommitOp } from './fast-import.js';
 import { GitError, runGit } from './run-git.js';
 import { KeyedLock } from './keyed-lock.js';
+import { pidAlive as alive } from '../../../lib/pid-alive.js';
 
 // The hub's repositories as bare git repos under <root>/repos/<type>s/<owner>/<name>.git.
 // The API commits into them with git's own plumbing and git http-backend
@@ -14,15 +15,6 @@ export const ZERO_SHA = '0'.repeat(40);
 const SCRATCH_REF = 'refs/robotctl/import';
 const TREE_CACHE = 256;
 const TEMP_PREFIX = 'robotctl-hub-git-';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Temp folders of hubs whose process is gone (killed before close()): removed. */
 async function sweepTempRoots(): Promise<void> {
