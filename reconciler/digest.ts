@@ -2,25 +2,34 @@ import type { Config } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
 import type { Observation, RobotObservation } from './types.js';
-import { canonicalJson, optionalSecretHash, sha256, webhookSpecHash } from './hash.js';
+import { canonicalJson, secretFingerprint, sha256, webhookSpecHash } from './hash.js';
 
 // Fingerprints of the inputs a plan was made from. A saved plan is applied
 // only if a fresh observation has the same digest. Order-insensitive where
-// the remote side does not promise an order; secrets enter only as hashes.
+// the remote side does not promise an order. A secret enters only as its
+// salted, stretched fingerprint (hash.ts), and a hub secret only when it is
+// one robot.yaml uses: another value cannot change what the plan does.
 // Known shapes become fixed-order arrays: cheap to serialise at 10k items.
 
-export function observationDigest(observed: Observation): string {
-  const hub = observed.hub.ok ? [...observed.hub.webhooks].sort(byId).map(hookTuple) : false;
+export function observationDigest(observed: Observation, desired: Config, salt: string): string {
+  const known = new Set<string>();
+  for (const spec of Object.values(desired.webhooks)) if (spec.secret) known.add(spec.secret);
+  const secret = (value: string | null | undefined): string | null => {
+    if (!value) return null;
+    return known.has(value) ? secretFingerprint(value, salt) : 'another secret';
+  };
+  const hub = observed.hub.ok ? [...observed.hub.webhooks].sort(byId).map((h) => hookTuple(h, secret(h.secret))) : false;
   const spaces = Object.keys(observed.spaces).sort().map((k) => [k, observed.spaces[k]?.sha ?? null]);
   const robots = Object.keys(observed.robots).sort().map((k) => [k, robotTuple(observed.robots[k])]);
   return `sha256:${sha256(JSON.stringify(['v1', hub, spaces, robots]))}`;
 }
 
 /** `specHashes` lets the planner pass the hashes it already computed. */
-export function desiredDigest(desired: Config, specHashes?: Record<string, string>): string {
+export function desiredDigest(desired: Config, salt: string, specHashes?: Record<string, string>): string {
   const webhooks = Object.keys(desired.webhooks).sort().map((name) => {
     const spec = desired.webhooks[name];
-    return [name, specHashes?.[name] ?? (spec ? webhookSpecHash(spec) : null)];
+    const secret = spec?.secret ? secretFingerprint(spec.secret, salt) : null;
+    return [name, specHashes?.[name] ?? (spec ? webhookSpecHash(spec) : null), secret];
   });
   return `sha256:${sha256(canonicalJson({ webhooks, apps: desired.apps, robots: desired.robots }))}`;
 }
@@ -29,10 +38,10 @@ function byId(a: HubWebhook, b: HubWebhook): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function hookTuple(h: HubWebhook): unknown[] {
+function hookTuple(h: HubWebhook, secret: string | null): unknown[] {
   const watched = h.watched.map((w) => `${w.type}:${w.name}`);
   const job = h.job === null ? null : canonicalJson(h.job);
-  return [h.id, h.url ?? null, job, h.jobSourceId ?? null, watched, h.domains, optionalSecretHash(h.secret), h.disabled];
+  return [h.id, h.url ?? null, job, h.jobSourceId ?? null, watched, h.domains, secret, h.disabled];
 }
 
 function appTuple(a: AppInfo): unknown[] {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, scryptSync } from 'node:crypto';
 import type { WebhookSpec } from '../schema/types.js';
 import { normaliseDomains, watchedKeys } from './webhook-normal-form.js';
 
-// Hashes are pure functions of data (no clock, no salt) so that a plan made
-// twice from the same inputs is byte-identical.
+// Hashes are pure functions of their inputs (a salt is an input, never drawn
+// here) so that a plan made twice from the same inputs is byte-identical.
 
 /** JSON with object keys sorted at every level; undefined members dropped. */
 export function canonicalJson(value: unknown): string {
@@ -28,35 +28,44 @@ export function sha256(text: string): string {
 }
 
 /**
- * One-way hash of a webhook secret. The domain prefix keeps this hash from
- * colliding with any other sha256 we compute or the hub may expose.
+ * A webhook secret's fingerprint for a saved plan: scrypt (Node's default
+ * cost, N=2^14, r=8: about 60 ms) keyed by the plan's random salt, so a weak
+ * secret cannot be guessed offline at hash speed from a plan file and the
+ * same secret gives unrelated values in two plans. Nothing else keeps a
+ * derivative of a secret: the state keeps none at all, because the hub
+ * returns each webhook's secret and drift is found by comparing it with
+ * robot.yaml's (which a fresh CI runner can do too).
  */
-export function secretHash(secret: string): string {
-  const known = memo.get(secret);
+export function secretFingerprint(secret: string, salt: string): string {
+  const key = `${salt}\0${secret}`;
+  const known = memo.get(key);
   if (known !== undefined) return known;
-  const hash = `sha256:${sha256(`robotctl/webhook-secret/v1\0${secret}`)}`;
+  const fingerprint = `scrypt:${scryptSync(secret, `robotctl/webhook-secret/v2\0${salt}`, 32).toString('hex')}`;
   if (memo.size >= MEMO_MAX) memo.clear();
-  memo.set(secret, hash);
-  return hash;
+  memo.set(key, fingerprint);
+  return fingerprint;
 }
 
-// Thousands of webhooks usually share a handful of secrets. The clear values
-// are in this process's memory anyway (the Config holds them); this small
-// cache never leaves it.
+// Thousands of webhooks usually share a handful of secrets, and the agent
+// plans again and again with the same ones. The clear values are in this
+// process's memory anyway (the Config holds them); this cache never leaves it.
 const MEMO_MAX = 256;
 const memo = new Map<string, string>();
 
-export function optionalSecretHash(secret: string | null | undefined): string | null {
-  return secret === null || secret === undefined || secret === '' ? null : secretHash(secret);
+/** The same secret in both places (absent and empty count as none). */
+export function sameSecret(a: string | null | undefined, b: string | null | undefined): boolean {
+  return (a || null) === (b || null);
 }
 
 /**
- * Hash of the normalised spec (name excluded; secret only as its hash). The
- * fixed-order array keeps it cheap; changing its layout changes every hash
- * recorded in state files, so bump the `v1` tag if it ever must change.
+ * Hash of the normalised spec, recorded in the state (name excluded; of the
+ * secret only whether there is one). The fixed-order array keeps it cheap;
+ * changing its layout changes every hash recorded in state files, so bump
+ * the tag if it ever must change. v1 hashed the secret in, unsalted: a weak
+ * secret could be guessed offline from a shared state.
  */
 export function webhookSpecHash(spec: Omit<WebhookSpec, 'name'>): string {
   return sha256(JSON.stringify([
-    'v1', spec.url, spec.jobId, watchedKeys(spec.watched), normaliseDomains(spec.domains), optionalSecretHash(spec.secret), spec.enabled,
+    'v2', spec.url, spec.jobId, watchedKeys(spec.watched), normaliseDomains(spec.domains), Boolean(spec.secret), spec.enabled,
   ]));
 }

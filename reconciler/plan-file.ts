@@ -10,7 +10,7 @@ import { fromDocument, toDocument } from './plan-keys.js';
 // know, then checks the shape against schema/plan-file.schema.json (ajv,
 // compiled once) instead of guessing.
 
-export const PLAN_FORMAT_VERSION = '2.0';
+export const PLAN_FORMAT_VERSION = '2.1';
 export const PLAN_SCHEMA_FILE = packagePath('schema', 'plan-file.schema.json');
 
 const REMAKE = 'make a new one with `robotctl plan --out`';

@@ -9,7 +9,7 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   observedDigest: 'observed_digest',
   desiredDigest: 'desired_digest',
   specHash: 'spec_hash',
-  secretHash: 'secret_hash',
+  secretSalt: 'secret_salt',
   secretChanged: 'secret_changed',
   jobId: 'job_id',
   hasSecret: 'has_secret',

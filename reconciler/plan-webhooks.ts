@@ -3,7 +3,7 @@ import type { WatchedItem, WebhookDomain } from '../lib/wire/hub.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
 import type { UnmanagedWebhook, WebhookAction } from './types.js';
-import { optionalSecretHash, webhookSpecHash } from './hash.js';
+import { webhookSpecHash } from './hash.js';
 import { desiredView, normaliseDomains, watchedKeys } from './webhook-normal-form.js';
 import { diffWebhook } from './webhook-diff.js';
 
@@ -69,7 +69,6 @@ function create(name: string, spec: WebhookSpec, specHash: string, rec: WebhookR
     name,
     specHash,
     desired: desiredView(spec),
-    secretHash: optionalSecretHash(spec.secret),
     reason: rec ? `webhook ${rec.id} recorded in the state no longer exists on the hub` : 'not on the hub yet',
   };
 }
@@ -100,7 +99,7 @@ function adoptIndex(hooks: HubWebhook[], ownedIds: Set<string>): Map<string, Hub
 }
 
 function matchKey(url: string | null, watched: WatchedItem[], domains: WebhookDomain[], secret: string | null): string {
-  return JSON.stringify([url, watchedKeys(watched), normaliseDomains(domains), optionalSecretHash(secret)]);
+  return JSON.stringify([url, watchedKeys(watched), normaliseDomains(domains), secret || null]);
 }
 
 /** An unowned hub webhook equal to the spec in everything but enabled (the hub creates enabled). */

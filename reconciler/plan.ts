@@ -15,6 +15,7 @@ export { PlanError } from './plan-error.js';
 
 export function plan(desired: Config, observed: Observation, state: StateFile, opts: PlanOptions = {}): Plan {
   const targets = opts.targets ?? [];
+  const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
   const specHashes: Record<string, string> = {};
   for (const [name, spec] of Object.entries(desired.webhooks)) specHashes[name] = webhookSpecHash(spec);
@@ -41,13 +42,14 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
   return {
-    format_version: '2.0',
+    format_version: '2.1',
     actions,
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
     unreachable,
     hubError: observed.hub.ok ? null : observed.hub.error,
-    observedDigest: observationDigest(observed),
-    desiredDigest: desiredDigest(desired, specHashes),
+    observedDigest: observationDigest(observed, desired, salt),
+    desiredDigest: desiredDigest(desired, salt, specHashes),
+    secretSalt: salt,
     targets: [...targets],
     summary: summarise(actions),
   };

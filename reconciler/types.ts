@@ -66,9 +66,8 @@ interface WebhookBase extends Base {
  */
 export interface CreateAction extends WebhookBase {
   type: 'create';
+  /** The secret is not in the plan: the executor re-reads it from the Config by name. */
   desired: WebhookView;
-  /** Hash of the secret to send (the executor re-reads the clear value from the Config by name). */
-  secretHash: string | null;
 }
 
 export interface AdoptAction extends WebhookBase {
@@ -80,7 +79,6 @@ export interface UpdateAction extends WebhookBase {
   type: 'update';
   id: string;
   desired: WebhookView;
-  secretHash: string | null;
   /** The executor sends the secret only when it changed. */
   secretChanged: boolean;
   changes: FieldChange[];
@@ -165,7 +163,7 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  format_version: '2.0';
+  format_version: '2.1';
   actions: Action[];
   unmanaged: { webhooks: UnmanagedWebhook[]; apps: { robot: string; app: string }[] };
   /** Robot names that could not be observed: no actions were planned for them. */
@@ -174,8 +172,10 @@ export interface Plan {
   hubError: string | null;
   /** Hash of the observation the plan was made from: a saved plan is rejected when stale. */
   observedDigest: string;
-  /** Hash of the desired configuration (without secrets in clear). */
+  /** Hash of the desired configuration (secrets only as fingerprints keyed by `secretSalt`). */
   desiredDigest: string;
+  /** Random per state (its lineage) or per saved plan: keys the secret fingerprints in the digests. */
+  secretSalt: string;
   /** Targets the plan was limited to; empty = everything. */
   targets: string[];
   summary: PlanSummary;
@@ -192,6 +192,8 @@ export interface PlanOptions {
    * restart where the app is active.
    */
   forceUpdate?: string[];
+  /** Keys the secret fingerprints in the plan's digests; the state's lineage when absent. */
+  secretSalt?: string;
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

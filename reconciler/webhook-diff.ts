@@ -3,12 +3,13 @@ import type { WebhookSpec } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
-import { optionalSecretHash, webhookSpecHash } from './hash.js';
+import { sameSecret, webhookSpecHash } from './hash.js';
 import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
 import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './webhook-normal-form.js';
 
-// Compare one owned webhook with its spec. Secrets are compared by hash and
-// enter the diff only as markers, so no clear value can reach a plan.
+// Compare one owned webhook with its spec. Secrets are compared in clear here
+// (the hub returns them) and enter the diff only as markers, so neither a
+// clear value nor a hash of one can reach a plan.
 
 export const JOB_ID_UNKNOWN = '(not reported by the hub)';
 
@@ -18,7 +19,7 @@ const FIELDS: FieldChange['field'][] = ['url', 'jobId', 'watched', 'domains', 's
 export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord): WebhookAction[] {
   const address = `webhooks.${name}`;
   const id = hook.id;
-  const secretChanged = optionalSecretHash(hook.secret) !== optionalSecretHash(spec.secret);
+  const secretChanged = !sameSecret(hook.secret, spec.secret);
   const before: Doc = {
     url: hook.url ?? null,
     jobId: observedJobId(hook, spec, rec),
@@ -43,7 +44,6 @@ export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, h
     out.push({
       type: 'update', address, name, id, specHash,
       desired: desiredView(spec),
-      secretHash: optionalSecretHash(spec.secret),
       secretChanged,
       changes,
       patch: fjp.compare(before, after) as PatchOp[],
@@ -58,7 +58,9 @@ export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, h
 /**
  * The real hub may not echo jobSourceId. Then the state's spec hash decides:
  * if the observed webhook with the desired job id hashes to what we recorded,
- * the job id did not change since our last apply.
+ * the job id did not change since our last apply. (A state written before
+ * spec hashes became v2 matches nothing here: one update re-sends the job id,
+ * then the state holds a v2 hash.)
  */
 function observedJobId(hook: HubWebhook, spec: WebhookSpec, rec: WebhookRecord): string | null {
   if (hook.jobSourceId !== undefined) return hook.jobSourceId;

@@ -19,10 +19,10 @@ export async function loadSavedPlan(io: Io, file: string, configFile: string, co
   }
   const saved = parsePlan(text, file);
   const again = `run \`robotctl plan -f ${configFile} --out ${file}\` again and apply the new plan`;
-  if (saved.desiredDigest !== desiredDigest(config)) {
+  if (saved.desiredDigest !== desiredDigest(config, saved.secretSalt)) {
     throw new UserError(`the saved plan ${file} was made from a different robot.yaml (or different secrets): ${again}`);
   }
-  if (saved.observedDigest !== observationDigest(observed)) {
+  if (saved.observedDigest !== observationDigest(observed, config, saved.secretSalt)) {
     throw new UserError(`the saved plan ${file} is stale: the hub or the robots changed since it was made (observation digest differs): ${again}`);
   }
   return saved;

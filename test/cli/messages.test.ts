@@ -98,11 +98,11 @@ t.test('apply --plan of an unknown version or a damaged plan says so and how to 
   hub.resetStats();
   t.equal((await runCli(['plan', '--out', 'plan.json'], { env: base(), cwd: dir })).code, 2);
   const saved = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Record<string, unknown>;
-  t.equal(saved.format_version, '2.0');
+  t.equal(saved.format_version, '2.1');
   writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...saved, format_version: '1.0' }));
   const old = await runCli(['apply', '--plan', 'old.json'], { env: base(), cwd: dir });
   t.equal(old.code, 1);
-  t.equal(old.stderr, 'Error: old.json has format_version "1.0", and this robotctl reads only 2.0: make a new plan with this version of robotctl (`robotctl plan --out old.json`)\n');
+  t.equal(old.stderr, 'Error: old.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`robotctl plan --out old.json`)\n');
   const { observed_digest: _gone, ...damaged } = saved;
   writeFileSync(join(dir, 'damaged.json'), JSON.stringify(damaged));
   const bad = await runCli(['apply', '--plan', 'damaged.json'], { env: base(), cwd: dir });

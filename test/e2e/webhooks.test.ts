@@ -169,7 +169,7 @@ t.test('--dry-run changes nothing; a saved plan applies, a stale one is rejected
   const p = await cli(['plan', '-f', 'robot.yaml', '--out', 'plan.json'], dir);
   t.equal(p.code, 2);
   const saved = readFileSync(join(dir, 'plan.json'), 'utf8');
-  t.match(JSON.parse(saved), { format_version: '2.0', observed_digest: /^sha256:/ });
+  t.match(JSON.parse(saved), { format_version: '2.1', observed_digest: /^sha256:/, secret_salt: /./ });
   t.notOk(saved.includes(SECRET));
   t.equal((await cli(['apply', '-f', 'robot.yaml', '--plan', 'plan.json'], dir)).code, 0);
   t.equal((await hooksFor('saved')).length, 2);

@@ -1,13 +1,16 @@
 // Waiting in tests: for a condition (polled) or for the next value a source
 // emits, never for a fixed time, so a loaded machine only makes tests slower.
 
-/** Poll until fn() is truthy and return its value; fail after timeoutMs with `what`. */
-export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+/**
+ * Poll until fn() is truthy and return its value; fail after timeoutMs with
+ * `what` (a function is called only then, to add what the system logged).
+ */
+export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, what: string | (() => string) = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -82,7 +82,7 @@ t.test('JSON view round-trips and carries format_version', (t) => {
   const p = busyPlan();
   const text = planToJson(p);
   const data = JSON.parse(text) as Record<string, unknown>;
-  t.equal(data.format_version, '2.0');
+  t.equal(data.format_version, '2.1');
   t.strictSame(parsePlan(text), p, 'exact round trip');
   const keys: string[] = [];
   const walk = (v: unknown): void => {
@@ -100,12 +100,12 @@ t.test('JSON view round-trips and carries format_version', (t) => {
 t.test('snake_case keys: changed fields and patch paths follow, app paths and extra stay as they are', (t) => {
   const action = {
     changes: [{ field: 'jobId', before: 'a', after: 'b' }], patch: [{ op: 'replace', path: '/jobId', value: 'b' }],
-    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secretHash: null,
+    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secretSalt: 's',
   };
   const doc = toDocument(action);
   t.strictSame(doc, {
     changes: [{ field: 'job_id', before: 'a', after: 'b' }], patch: [{ op: 'replace', path: '/job_id', value: 'b' }],
-    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secret_hash: null,
+    record: { source: null, path: '/home/x/jobId/app', sha: null }, info: { extra: { someKey: 1 } }, secret_salt: 's',
   });
   t.strictSame(fromDocument(doc), action);
   t.end();
@@ -119,10 +119,10 @@ t.test('the plan file schema has an $id and names every field the JSON plan has'
 
 t.test('a plan file of another version or shape is refused', (t) => {
   const text = planToJson(busyPlan());
-  t.throws(() => parsePlan(text.replace('"format_version": "2.0"', '"format_version": "1.0"'), 'p.json'),
-    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.0: make a new plan with this version of robotctl (`robotctl plan --out p.json`)' });
+  t.throws(() => parsePlan(text.replace('"format_version": "2.1"', '"format_version": "1.0"'), 'p.json'),
+    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`robotctl plan --out p.json`)' });
   t.throws(() => parsePlan('{"actions":[]}', 'p.json'), /format_version null/);
-  t.throws(() => parsePlan('{"format_version":"2.0"}'), PlanError);
+  t.throws(() => parsePlan('{"format_version":"2.1"}'), PlanError);
   t.throws(() => parsePlan(text.replace('"spec_hash"', '"specHash"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+: must have required property 'spec_hash'\): make a new one with `robotctl plan --out`$/);
   t.throws(() => parsePlan(text.replace('"observed_digest"', '"observedDigest"'), 'p.json'), /must have required property 'observed_digest'/);
   t.throws(() => parsePlan(text.replace(/"type": "create"/, '"type": "explode"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+\/type: must be equal to one of the allowed values\)/);
