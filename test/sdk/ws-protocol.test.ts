@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { SdkWsClient, type, yawPose } from './ws-helpers.js';
+import { until } from '../helpers/wait.js';
 
 // /ws/sdk message for message as spec/reachy-sdk-ws.md lists it, against a
 // real daemon on a loopback port.
@@ -15,7 +16,12 @@ async function state(url: string, query = ''): Promise<Record<string, unknown>> 
   return (await (await fetch(`${url}/api/state/full${query}`)).json()) as Record<string, unknown>;
 }
 
-const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+// Absence is proved against the stream, not a clock: the daemon sends frames
+// in order, so once `n` more joint_positions frames (50 Hz) have arrived,
+// anything the daemon sent before them has arrived too.
+async function afterFrames(c: SdkWsClient, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await c.next(type('joint_positions'), 5000, 'the state stream');
+}
 
 t.test('the state stream: nothing on connect, joint_positions + head_pose at 50 Hz, daemon_status at 1 Hz', async (t) => {
   const d = await daemon(t);
@@ -83,8 +89,7 @@ t.test('targets, antennas, body yaw and automatic body yaw move the robot; GET /
   await c.next((f) => f.msg.type === 'joint_positions' && (f.msg.head_joint_positions as number[])[0] === 0.05, 2000, 'joint 0');
   t.equal((await state(d.url)).control_mode, 'disabled', 'set_torque off');
   c.send({ type: 'set_gravity_compensation', enabled: true });
-  await c.next(type('joint_positions'));
-  await settle(50);
+  await until(async () => (await state(d.url)).control_mode === 'gravity_compensation', 5000, 'control_mode gravity_compensation');
   t.equal((await state(d.url)).control_mode, 'gravity_compensation');
 });
 
@@ -110,7 +115,7 @@ t.test('a goto task interpolates, blocks set_* while it runs, and ends with one 
   t.ok(log.includes('Ignoring set_antennas command: a move is currently running.'), 'set_antennas during the goto was ignored');
   const s = await state(d.url);
   t.same(s.antennas_position, [0.5, -0.5], 'the goto target, not the ignored set_antennas');
-  await settle(100);
+  await afterFrames(a, 5);
   t.equal(a.ofType('task_progress').length, 1, 'no intermediate or repeated progress');
 });
 
@@ -129,7 +134,7 @@ t.test('a task while a move runs finishes at once; a PlayMove task is never answ
   c.send({ type: 'task', uuid: 'dance', req: { move_name: 'dance' } });
   const first = await c.next((f) => f.msg.type === 'task_progress' && f.msg.uuid === 'long', 3000, 'first task');
   t.equal(first.msg.error, null);
-  await settle(200);
+  await afterFrames(c, 10);
   t.notOk(c.frames.some((f) => f.msg.uuid === 'dance'), 'PlayMoveTaskRequest gets no reply');
   t.ok(log.includes('PlayMoveTaskRequest not yet implemented over WS'));
 });
@@ -168,7 +173,7 @@ t.test('disconnect changes nothing: targets hold, a goto runs on and its progres
   const p = await b.next(type('task_progress'), 3000, 'progress of the orphan goto');
   t.equal(p.msg.uuid, 'orphan');
   t.same((await state(d.url)).antennas_position, [0.1, -0.1], 'the goto ran to its end');
-  await settle(100);
+  await afterFrames(b, 5);
   t.same((await state(d.url)).antennas_position, [0.1, -0.1], 'and the pose holds');
 });
 
