@@ -33,7 +33,8 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export type Decide = (req: IncomingMessage, body: string) => Fault | null;
+/** A fault for the request, or null; a promise holds the request until it settles (a gate). */
+export type Decide = (req: IncomingMessage, body: string) => Fault | null | Promise<Fault | null>;
 
 export async function startFaultProxy(target: string, decide: Decide): Promise<FaultProxy> {
   const seen: Seen[] = [];
@@ -45,7 +46,7 @@ export async function startFaultProxy(target: string, decide: Decide): Promise<F
     return { status: up.statusCode, headers: up.headers, body: Buffer.from(await up.body.arrayBuffer()) };
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, body: string): Promise<void> => {
-    const fault = decide(req, body);
+    const fault = await decide(req, body);
     seen.push({ method: req.method ?? '', url: req.url ?? '', body, auth: req.headers.authorization, ua: req.headers['user-agent'], fault: fault?.kind ?? null });
     if (fault?.kind === 'reset') { req.socket.destroy(); return; }
     if (fault?.kind === 'hang') return;
