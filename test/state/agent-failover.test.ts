@@ -1,15 +1,14 @@
 import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, repoRoot } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { until } from '../agent/fixture.js';
 import { postgresMissing, startPostgres } from '../helpers/postgres.js';
+import { startAgentProc as startAgent, type AgentProc } from './agent-proc.js';
 
 // Two `robotctl agent` processes on one PostgreSQL state: exactly one leads
 // and reconciles, the other serves its status page and stands by. kill -9
@@ -18,20 +17,6 @@ import { postgresMissing, startPostgres } from '../helpers/postgres.js';
 // well under 15 s, with no webhook made twice.
 
 const USER = { name: 'demo', token: 'hf_failover_token_0123456789' };
-
-interface AgentProc { child: ChildProcess; out: () => string; url: Promise<string> }
-
-function startAgent(file: string, env: NodeJS.ProcessEnv): AgentProc {
-  const child = spawn(process.execPath, [bin, 'agent', '-f', file, '--receiver-port', '0', '--interval', '60s'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-  const url = until(() => {
-    if (child.exitCode !== null) throw new Error(`the agent exited: ${out}`);
-    return /fleet page: (\S+)\//.exec(out)?.[1] ?? '';
-  }, 60_000, 'the fleet page');
-  return { child, out: () => out, url };
-}
 
 const config = (pgUrl: string, hooks: string[]) => `version: 1
 state: { backend: postgres, url: "${pgUrl}", key: failover }
