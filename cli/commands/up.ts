@@ -17,7 +17,7 @@ import { whereLines, type WhereInput } from '../up/print.js';
 import { Teardown } from '../up/teardown.js';
 import { waitForStop } from '../up/signals.js';
 import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
-import { statePath } from '../../state/file.js';
+import { openStateOf } from '../session/state.js';
 import { lockUpData } from '../up/session-lock.js';
 import { sessionToken } from '../up/token.js';
 import { EXIT } from '../exit-codes.js';
@@ -40,8 +40,9 @@ Then a publish or a commit to an app's Space redeploys it on the robots within s
 WEBHOOK_SECRET, when not exported, is generated once and kept in .robotctl/env beside the
 file (0600); while up runs, HF_ENDPOINT and HF_TOKEN of its hub are kept there too. plan, diff,
 apply, status and agent on the same file read that file (exported variables win), and up uses
-the same state (.robotctl/state.json beside the file), so \`robotctl plan -f <file>\` in another
-terminal sees what up did.
+the same state (.robotctl/state.json beside the file, or the file's state: block, or ROBOTCTL_STATE;
+a hub backend's dataset is then on up's embedded hub, so its owner is ${USER}), so
+\`robotctl plan -f <file>\` in another terminal sees what up did.
 Data (hub, robots' apps) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
 One up per data folder: a second one refuses to start and changes nothing.
 Ctrl-C stops everything and leaves no process behind.
@@ -147,9 +148,14 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   await publishExamples(published, client, USER, join(p.data, 'published.json'), upIo);
   if (stopped()) return null;
 
+  // The file's state: block (or ROBOTCTL_STATE), like plan and apply on it; a hub
+  // backend is a dataset of this embedded hub (HF_ENDPOINT above), owned by demo.
+  const store = await openStateOf(upIo, { file: p.file, token }, null);
+  teardown.add(() => store.close());
+  out(`state: ${store.where}`);
   out('agent: installing the apps and starting the active ones (the first up takes a while)...');
   const agent = await launchAgent(upIo, p.config, {
-    file: p.file, statePath: statePath(p.config.file), token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
+    file: p.file, store, token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
   });
   teardown.add(() => agent.stop());
   return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published } };
