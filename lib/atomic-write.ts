@@ -27,7 +27,8 @@ export async function atomicWrite(file: string, data: string | Buffer, mode = 0o
   await syncDir(dirname(file));
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** fsync a folder, so that a file created or renamed in it stays after a power loss. */
+export async function syncDir(dir: string): Promise<void> {
   // Makes the rename itself durable; some filesystems refuse, which is harmless.
   try {
     const fh = await open(dir, 'r');

@@ -14,7 +14,8 @@ import { TerminalError } from './execute/errors.js';
 
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
-// in the state file as it happens, and reports each outcome through onEvent.
+// in the state's journal as it happens (the whole state stored at the end),
+// and reports each outcome through onEvent.
 // `signal` is the polite stop (Ctrl-C): nothing new starts, in-flight
 // actions finish and are recorded. `deps.hard` aborts in-flight work too.
 
@@ -50,7 +51,7 @@ export async function apply(
   onEvent: (e: ApplyEvent) => void = () => {},
 ): Promise<ApplyResult> {
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
-  const recorder = new StateRecorder(store, deps.state);
+  const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state);
   const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? 1500 };
   const report = await executePlan(plan, {
     robots: Object.keys(config.robots),
@@ -70,6 +71,9 @@ export async function apply(
         await stopQuietly(deps.daemon(robot), sig);
       },
     },
+  }).catch(async (err: unknown) => {
+    await recorder.close().catch(() => {}); // store what was recorded; the first error is the one to tell
+    throw err;
   });
-  return { report, state: recorder.state };
+  return { report, state: await recorder.close() };
 }

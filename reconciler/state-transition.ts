@@ -1,47 +1,39 @@
 import type { Action } from './types.js';
 import type { ActionResult, StateFile } from '../state/types.js';
+import { applyChange, type StateChange } from '../state/journal.js';
 
 // What one successful action means for the state file. Pure: the executor
-// calls it after each success and writes the result atomically.
+// calls it after each success and hands the change to the state's journal.
 
-export function nextState(state: StateFile, action: Action, result: ActionResult = {}): StateFile {
-  const next: StateFile = { ...state, webhooks: { ...state.webhooks }, robots: { ...state.robots } };
+/** The one record a successful action sets or removes; null for start/stop (nothing the state keeps). */
+export function changeOf(state: StateFile, action: Action, result: ActionResult = {}): StateChange | null {
   switch (action.type) {
-    case 'create': {
+    case 'create':
       if (!result.webhookId) throw new Error(`nextState: create of ${action.address} succeeded without a webhook id`);
-      next.webhooks[action.name] = { id: result.webhookId, specHash: action.specHash };
-      break;
-    }
+      return { webhook: action.name, record: { id: result.webhookId, specHash: action.specHash } };
     case 'adopt':
     case 'update':
-      next.webhooks[action.name] = { id: action.id, specHash: action.specHash };
-      break;
+      return { webhook: action.name, record: { id: action.id, specHash: action.specHash } };
     case 'enable':
     case 'disable': {
       // A toggle proves nothing about the other fields: keep the recorded hash.
       const prev = state.webhooks[action.name];
-      next.webhooks[action.name] = { id: action.id, specHash: prev?.id === action.id ? prev.specHash : action.specHash };
-      break;
+      return { webhook: action.name, record: { id: action.id, specHash: prev?.id === action.id ? prev.specHash : action.specHash } };
     }
     case 'delete':
-      delete next.webhooks[action.name];
-      break;
+      return { webhook: action.name, record: null };
     case 'install':
-    case 'update_app': {
-      const apps = { ...(state.robots[action.robot]?.apps ?? {}) };
-      apps[action.app] = { ...action.record, sha: result.sha !== undefined ? result.sha : action.record.sha };
-      next.robots[action.robot] = { apps };
-      break;
-    }
-    case 'remove': {
-      const apps = { ...(state.robots[action.robot]?.apps ?? {}) };
-      delete apps[action.app];
-      next.robots[action.robot] = { apps };
-      break;
-    }
+    case 'update_app':
+      return { robot: action.robot, app: action.app, record: { ...action.record, sha: result.sha !== undefined ? result.sha : action.record.sha } };
+    case 'remove':
+      return { robot: action.robot, app: action.app, record: null };
     case 'start':
     case 'stop':
-      return state;
+      return null;
   }
-  return next;
+}
+
+export function nextState(state: StateFile, action: Action, result: ActionResult = {}): StateFile {
+  const change = changeOf(state, action, result);
+  return change ? applyChange(state, change) : state;
 }

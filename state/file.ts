@@ -56,9 +56,15 @@ export async function writeState(path: string, state: StateFile, exact = false):
   }
   // `exact` (state migrate) keeps the serial; every other write increments it.
   const next: StateFile = exact ? state : { ...state, serial: Math.max(state.serial, onDisk?.serial ?? 0) + 1 };
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  return storeState(path, next);
+}
+
+/** Replace the file with `next` as it is, with no check: for a writer that holds the lock and knows what is there. */
+export async function storeState(path: string, next: StateFile): Promise<StateFile> {
+  const text = `${JSON.stringify(next, null, 2)}\n`;
   try {
-    await atomicWrite(path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await atomicWrite(path, text, 0o600);
   } catch (err) {
     throw new UserError(`cannot write the state file ${path}: ${errorMessage(err)}`);
   }

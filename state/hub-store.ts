@@ -4,6 +4,7 @@ import { HubRepo, StaleParent, type RepoSnapshot } from './hub-repo.js';
 import { dropLease, parseLease, readLease, takeLease, type LeaseOptions } from './hub-lease.js';
 import { parseStateText } from './file.js';
 import type { StateFile } from './types.js';
+import { batchedJournal } from './batched-journal.js';
 import { lineageError, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
 
 // The state as a file in a private dataset repo on the hub, so that CI
@@ -75,6 +76,7 @@ export function hubStore(o: HubStoreOptions): StateStore {
       return state;
     },
     write,
+    journal: (base) => batchedJournal(write, base),
     lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
       const lock = await takeLease(lease(opts.scope), opts);
       if ((opts.scope ?? 'state') !== 'state') return lock;

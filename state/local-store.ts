@@ -1,10 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { acquireLock, breakLock, readLock } from './lock.js';
-import { readState, writeState } from './file.js';
+import { readState, storeState, writeState } from './file.js';
+import { journalPath, readJournal, replayJournal } from './journal-file.js';
+import { localJournal } from './local-journal.js';
+import type { StateFile } from './types.js';
 import type { HeldLock, LockScope, StateStore, StoreLockOptions } from './store.js';
 
 // The default backend: `.robotctl/state.json` beside robot.yaml (or --state
-// PATH), its lock `<path>.lock`, and the agents' leadership `<path>.leader.lock`.
+// PATH), its lock `<path>.lock`, the agents' leadership `<path>.leader.lock`,
+// and the journal an apply keeps `<path>.journal`. A read folds a journal a
+// killed apply left: in memory without the state lock (plan, diff, show),
+// into the file and away with it (apply, import, the agent).
 
 function lockTarget(path: string, scope: LockScope = 'state'): string {
   return scope === 'leader' ? `${path}.leader` : path;
@@ -12,20 +18,35 @@ function lockTarget(path: string, scope: LockScope = 'state'): string {
 
 export function localStore(path: string): StateStore {
   const never = new AbortController().signal;
+  let held = false;
+
+  const read = async (): Promise<StateFile | null> => {
+    // The journal first: a fold that runs meanwhile only makes the file newer than it (then it is ignored).
+    const journal = await readJournal(journalPath(path));
+    const exists = await readFile(path).then(() => true, () => false);
+    const state = exists ? await readState(path) : null;
+    if (!journal) return state;
+    const replayed = replayJournal(state, journal, path, journalPath(path));
+    if (!held) return replayed ?? state;
+    const folded = replayed ? await storeState(path, { ...replayed, serial: (state?.serial ?? 0) + 1 }) : state;
+    await rm(journalPath(path), { force: true });
+    return folded;
+  };
+
   return {
     kind: 'local',
     where: path,
-    read: async () => {
-      const exists = await readFile(path).then(() => true, () => false);
-      return exists ? readState(path) : null;
-    },
+    read,
     write: (state, w) => writeState(path, state, w?.exact === true),
+    journal: (base) => localJournal(path, base),
     lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
       const lock = await acquireLock(lockTarget(path, opts.scope), {
         timeoutMs: opts.timeoutMs, operation: opts.operation ?? 'apply',
         ...(opts.pollMs ? { pollMs: opts.pollMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: opts.onNote } : {}),
       });
-      return { info: lock.info, lost: never, release: () => lock.release() };
+      if ((opts.scope ?? 'state') !== 'state') return { info: lock.info, lost: never, release: () => lock.release() };
+      held = true;
+      return { info: lock.info, lost: never, release: async () => { held = false; await lock.release(); } };
     },
     holder: (scope) => readLock(lockTarget(path, scope)),
     breakLock: () => breakLock(path),

@@ -7,6 +7,7 @@ import { UserError, errorMessage } from '../lib/errors.js';
 import { LockError, describeHolder, type LockInfo } from './lock.js';
 import { validateState } from './validate.js';
 import type { StateFile } from './types.js';
+import { batchedJournal } from './batched-journal.js';
 import { lineageError, movedError, type HeldLock, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
 
 // The state as a row of a PostgreSQL table (one row per key, so several
@@ -67,6 +68,7 @@ export async function postgresStore(o: PostgresStoreOptions): Promise<StateStore
     where,
     read,
     write,
+    journal: (base) => batchedJournal(write, base),
     lock: (opts) => guard('lock', () => lock(db, where, opts)),
     holder: (scope = 'state') => guard('read the lock of', async () => holderInfo(await db.holder(scope))),
     breakLock: () => guard('unlock', async () => holderInfo(await db.terminate('state'))),

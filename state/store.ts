@@ -1,5 +1,6 @@
 import type { StateFile } from './types.js';
 import type { LockInfo } from './lock.js';
+import type { StateJournal } from './journal.js';
 
 // Where a state lives and who may write it: one interface for the local
 // file, a hub dataset repo and a PostgreSQL table. Everything above state/
@@ -49,6 +50,12 @@ export interface StateStore {
    * last read or wrote it.
    */
   write(state: StateFile, opts?: WriteOptions): Promise<StateFile>;
+  /**
+   * How an apply that holds the state lock records its outcomes, starting
+   * from `base` (the state it read under the lock): per action in O(1), the
+   * whole state written now and then and at close (see state/README.md).
+   */
+  journal(base: StateFile): StateJournal;
   lock(opts: StoreLockOptions): Promise<HeldLock>;
   /** Who holds the lock of that scope now, or null. */
   holder(scope?: LockScope): Promise<LockInfo | null>;
