@@ -43,5 +43,7 @@ t.test('postgres backend: two applies of one robot.yaml, one fails fast naming t
   const rows = await query<{ serial: string; doc: { webhooks: object } }>('SELECT serial, doc FROM robotctl_state WHERE key = $1', ['shared-e2e']);
   t.equal(rows.length, 1, 'one row for the key');
   t.equal(Object.keys(rows[0]?.doc.webhooks ?? {}).length, 20, 'the shared state owns every webhook');
-  t.equal(Number(rows[0]?.serial), 20, 'one write per webhook created, none by the apply that found nothing to do');
+  // Batched (state/README.md): 20 creates take one write at the end, or a few more on a slow machine.
+  const serial = Number(rows[0]?.serial);
+  t.ok(serial >= 1 && serial < 20, `the state written in batches, not once per webhook (serial ${serial})`);
 });
