@@ -40,12 +40,14 @@ try {
     for (const command of ['plan', 'diff']) {
       let previous;
       for (const n of SIZES) {
-        const file = join(dir, `robot-${n}.yaml`);
+        const file = join(dir, `${n}-${populated}`, 'robot.yaml');
+        mkdirSync(join(dir, `${n}-${populated}`), { recursive: true });
         writeFileSync(file, webhooksYaml(n));
         const hub = await world(dir, n, populated);
         try {
           const env = { ...SECRET_ENV, HF_ENDPOINT: hub.url, HF_TOKEN: user.token };
-          const u = await measureCli([command, '-f', file, '--state', join(dir, `state-${n}-${populated}.json`)], { env });
+          // As a user runs it: no --state (robot.yaml is read for a state: block), the state beside the file.
+          const u = await measureCli([command, '-f', file], { env });
           if (u.code !== 2) throw new Error(`${command} of ${n} webhooks exited ${u.code} (expected 2: changes)`);
           const step = previous ? ` (${ratio(previous.wallMs, u.wallMs)} per 10×)` : '';
           const label = populated ? 'hub holds them (adopt)' : 'empty hub (create)';

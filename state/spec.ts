@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readTopLevel } from './top-level.js';
 import { substitute } from '../schema/env.js';
 import { UserError, UsageError } from '../lib/errors.js';
 import { DEFAULT_LEASE_MS } from './hub-store.js';
@@ -56,23 +55,15 @@ export function parseSpec(text: string, cwd: string, origin: string): BackendSpe
   return { backend: 'local', path: resolve(cwd, path) };
 }
 
-function readDoc(configFile: string): unknown {
-  try {
-    return parseYaml(readFileSync(configFile, 'utf8'));
-  } catch {
-    return null; // missing or broken: the loader reports it where it matters
-  }
-}
-
 /** robot.yaml's hub.endpoint as written (for commands that do not load the whole file). */
 export function readHubEndpoint(configFile: string): string | null {
-  const endpoint = (readDoc(configFile) as { hub?: { endpoint?: unknown } } | null)?.hub?.endpoint;
+  const endpoint = (readTopLevel(configFile, 'hub') as { endpoint?: unknown } | null | undefined)?.endpoint;
   return typeof endpoint === 'string' ? endpoint : null;
 }
 
 /** The `state:` mapping of robot.yaml with ${VAR} substituted, or null. */
 export function readStateBlock(configFile: string, env: NodeJS.ProcessEnv): Record<string, unknown> | null {
-  const block = (readDoc(configFile) as { state?: unknown } | null)?.state;
+  const block = readTopLevel(configFile, 'state');
   if (block === undefined || block === null) return null;
   if (typeof block !== 'object' || Array.isArray(block)) throw new UserError(`${configFile}: state must be a mapping (state: { backend: local | hub | postgres, … })`);
   const out: Record<string, unknown> = {};
