@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 
 export interface ProcessResult {
   code: number;
+  /** The signal that ended the program (Ctrl-C, a kill), else null. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -25,11 +27,11 @@ export function runProcess(
     const timer = setTimeout(() => { child.kill('SIGKILL'); }, opts.timeoutMs ?? 300_000);
     child.on('error', (err) => {
       clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: `${stderr}${err.message}` });
+      resolve({ code: 127, signal: null, stdout, stderr: `${stderr}${err.message}` });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+      resolve({ code: code ?? (signal ? 128 : 1), signal, stdout, stderr });
     });
     child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');

@@ -1,12 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pythonCommand, runProcess, tail, type ProcessResult } from './process.js';
-
-// Offline installs need `wheel` as a local .whl (MACHINE.md): Debian's
-// python3-wheel-whl puts it here.
-const WHEEL_DIR = '/usr/share/python-wheels';
+import { findWheelFile, WHEEL_FIX } from '../../runtime/daemon/apps/wheel-file.js';
+import { venvFailure } from '../../lib/venv-failure.js';
 
 export class VenvError extends Error {}
 
@@ -30,12 +28,6 @@ export function pip(venv: Venv, args: string[]): Promise<ProcessResult> {
   return runProcess(venv.python, ['-m', 'pip', ...args], { env: venv.env });
 }
 
-function findWheel(): string | null {
-  if (!existsSync(WHEEL_DIR)) return null;
-  const found = readdirSync(WHEEL_DIR).filter((f) => /^wheel-.*\.whl$/.test(f)).sort();
-  return found.length ? join(WHEEL_DIR, found[found.length - 1]!) : null;
-}
-
 /** Offline, the app's `reachy-mini` dependency is met by robotctl's stand-in (sdk/python). */
 async function installStandIn(venv: Venv, standIn: string): Promise<void> {
   const copy = `${venv.dir}-standin-src`;
@@ -55,13 +47,9 @@ async function buildVenv(dir: string, env: NodeJS.ProcessEnv, standIn: string | 
 }
 
 async function buildTools(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const python = pythonCommand(env);
-  const made = await runProcess(python, ['-m', 'venv', dir], { env });
-  if (made.code !== 0) {
-    throw new VenvError(`Cannot create a virtual environment with ${python}: ${tail(made.stderr || made.stdout, 3)} (on Debian: apt-get install python3-venv)`);
-  }
+  await makeVenv(env, [dir]);
   const venv: Venv = { dir, python: venvPython(dir), env: quietPipEnv(env) };
-  const wheel = findWheel();
+  const wheel = findWheelFile(env);
   if (wheel) {
     const r = await pip(venv, ['install', '--no-index', wheel]);
     if (r.code !== 0) throw new VenvError(`Cannot install ${basename(wheel)} in the temporary venv: ${tail(r.stderr || r.stdout, 3)}`);
@@ -69,8 +57,15 @@ async function buildTools(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   }
   const probe = await runProcess(venv.python, ['-c', 'import wheel'], { env });
   if (probe.code !== 0) {
-    throw new VenvError("The Python package 'wheel' is needed to install apps offline: install it (Debian: apt-get install python3-wheel-whl).");
+    throw new VenvError(`The Python package 'wheel' is needed to install apps offline: install it (Debian: ${WHEEL_FIX}).`);
   }
+}
+
+/** `python -m venv ARGS`, or a VenvError that tells an interruption from a Python without venv. */
+async function makeVenv(env: NodeJS.ProcessEnv, args: string[]): Promise<void> {
+  const python = pythonCommand(env);
+  const made = await runProcess(python, ['-m', 'venv', ...args], { env });
+  if (made.code !== 0) throw new VenvError(venvFailure(python, { signal: made.signal, detail: tail(made.stderr || made.stdout, 3) }));
 }
 
 /**
@@ -104,9 +99,7 @@ async function purelib(python: string, env: NodeJS.ProcessEnv): Promise<string> 
 }
 
 async function thinVenv(base: string, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const python = pythonCommand(env);
-  const made = await runProcess(python, ['-m', 'venv', '--without-pip', dir], { env });
-  if (made.code !== 0) throw new VenvError(`Cannot create a virtual environment with ${python}: ${tail(made.stderr, 3)}`);
+  await makeVenv(env, ['--without-pip', dir]);
   const [own, shared] = await Promise.all([purelib(venvPython(dir), env), purelib(venvPython(base), env)]);
   // addsitedir (not a bare path) so the base's own .pth files apply too.
   writeFileSync(join(own, 'robotctl-check-base.pth'), `import site; site.addsitedir(${JSON.stringify(shared)})\n`);

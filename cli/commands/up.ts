@@ -19,6 +19,8 @@ import { waitForStop } from '../up/signals.js';
 import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
 import { openStateOf } from '../session/state.js';
 import { lockUpData } from '../up/session-lock.js';
+import { checkPython } from '../up/preflight.js';
+import { pythonCommand } from '../app/process.js';
 import { sessionToken } from '../up/token.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -113,6 +115,7 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
   let config: Config;
   try {
     config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } }, 'up');
+    await checkPython(config, io);
   } catch (err) {
     unlock();
     throw err;
@@ -137,7 +140,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
   const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
 
-  const robots = await startRobots(p.config, { url: hub.url, token }, p.data);
+  const robots = await startRobots(p.config, { url: hub.url, token }, p.data, pythonCommand(io.env));
   teardown.add(() => stopRobots(robots));
   for (const r of robots) out(`robot ${r.spec.name}: simulated daemon on ${r.daemon.url}`);
   if (stopped()) return null;

@@ -83,7 +83,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     return noted;
   };
   let venvReady: Venv | null = null;
-  const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log, `${marker}/tool`));
+  const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log, `${marker}/tool`, opts.env ?? process.env));
   const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   let chain: Promise<unknown> = Promise.resolve();

@@ -18,7 +18,7 @@ export interface RunOptions {
 }
 
 export class CommandError extends Error {
-  constructor(message: string, readonly code: number | null, readonly tail: string[]) {
+  constructor(message: string, readonly code: number | null, readonly tail: string[], readonly signal: NodeJS.Signals | null = null) {
     super(message);
     this.name = 'CommandError';
   }
@@ -55,7 +55,7 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
       // Build subprocesses pip left behind die with it.
       killGroup(child.pid);
       if (code === 0) resolve(lines);
-      else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} ${code !== null ? `exited with code ${code}` : `was killed by ${sig ?? 'a signal'}`}`, code, lines.slice(-10)));
+      else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} ${code !== null ? `exited with code ${code}` : `was killed by ${sig ?? 'a signal'}`}`, code, lines.slice(-10), sig));
     });
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { normName } from './deps.js';
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { packagePath } from '../../../lib/paths.js';
 import { readJson, stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
-import { runCommand } from './run.js';
+import { CommandError, runCommand } from './run.js';
+import { findWheelFile, wheelMissing } from './wheel-file.js';
+import { venvFailure } from '../../../lib/venv-failure.js';
+
+export { findWheelFile } from './wheel-file.js';
 
 // The apps' one virtual environment, <appsDir>/venv. Creating one costs
 // seconds (python -m venv, then wheel and the SDK), so a finished template
@@ -21,7 +25,6 @@ export interface Venv {
   sitePackages: string;
 }
 
-const WHEELS_DIR = '/usr/share/python-wheels';
 const MARKER = '.robotctl-venv.json';
 const pending = new Map<string, Promise<Venv>>();
 
@@ -47,15 +50,6 @@ async function sdkHash(): Promise<string> {
   return existsSync(join(sdkDir(), 'pyproject.toml')) ? (await treeHash(sdkDir())).slice(0, 16) : 'nosdk';
 }
 
-export const WHEEL_MISSING = `the Python 'wheel' package is missing (no ${WHEELS_DIR}/wheel-*.whl), so offline installs cannot build apps. Fix: apt-get install python3-wheel-whl`;
-
-/** Debian's wheel file, which offline installs need to build apps; null when absent. */
-export function findWheelFile(): string | null {
-  const names = existsSync(WHEELS_DIR) ? readdirSync(WHEELS_DIR) : [];
-  const w = names.filter((n) => /^wheel-.*\.whl$/.test(n)).sort().pop();
-  return w ? join(WHEELS_DIR, w) : null;
-}
-
 async function sitePackagesOf(dir: string): Promise<string> {
   const lib = join(dir, 'lib');
   const py = (await readdir(lib)).find((n) => n.startsWith('python'));
@@ -73,7 +67,7 @@ async function installSdk(python: string, log: (l: string) => void, marker?: str
   }
 }
 
-async function buildTemplate(basePython: string, sdk: string, log: (l: string) => void, marker?: string): Promise<string> {
+async function buildTemplate(basePython: string, sdk: string, log: (l: string) => void, env: NodeJS.ProcessEnv, marker?: string): Promise<string> {
   const [exe = basePython, version = ''] = await runCommand(basePython, ['-c', 'import sys; print(sys.executable); print(sys.version)'], { marker });
   const key = createHash('sha256').update(`${exe}\n${version}\n${sdk}`).digest('hex').slice(0, 16);
   const template = join(tmpdir(), `robotctl-apps-venv-${key}`);
@@ -81,21 +75,32 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   const building = `${template}.build-${process.pid}-${Date.now()}`;
   log(`Creating the apps virtual environment with ${basePython} -m venv`);
   try {
-    await runCommand(basePython, ['-m', 'venv', building], { marker });
+    await makeVenv(basePython, building, marker);
+    const python = join(building, 'bin', 'python');
+    const wheel = findWheelFile(env);
+    if (wheel) await runCommand(python, ['-m', 'pip', 'install', '--no-index', wheel], { onLine: log, marker });
+    else log(`Warning: ${wheelMissing(env)}`);
+    await installSdk(python, log, marker);
+    await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   } catch (err) {
+    // A failed or interrupted build leaves nothing in the temp folder (a venv is ~25 MB).
     await rm(building, { recursive: true, force: true });
-    throw new Error(`${basePython} -m venv failed (is python3-venv installed?): ${(err as Error).message}`);
+    throw err;
   }
-  const python = join(building, 'bin', 'python');
-  const wheel = findWheelFile();
-  if (wheel) await runCommand(python, ['-m', 'pip', 'install', '--no-index', wheel], { onLine: log, marker });
-  else log(`Warning: ${WHEEL_MISSING}`);
-  await installSdk(python, log, marker);
-  await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   // Another process may have won the race: then its template is as good as ours.
   await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
   await pruneTemplates(template);
   return template;
+}
+
+async function makeVenv(basePython: string, dir: string, marker?: string): Promise<void> {
+  try {
+    await runCommand(basePython, ['-m', 'venv', dir], { marker });
+  } catch (err) {
+    const signal = err instanceof CommandError ? err.signal : null;
+    const detail = err instanceof CommandError && err.tail.length > 0 ? err.tail.slice(-3).join(' ') : (err as Error).message;
+    throw new Error(venvFailure(basePython, { signal, detail }));
+  }
 }
 
 /** Templates of older SDKs or interpreters, and aborted builds, unused for a day. */
@@ -109,11 +114,11 @@ async function pruneTemplates(keep: string): Promise<void> {
   }
 }
 
-async function create(appsDir: string, basePython: string, log: (l: string) => void, marker?: string): Promise<Venv> {
+async function create(appsDir: string, basePython: string, log: (l: string) => void, env: NodeJS.ProcessEnv, marker?: string): Promise<Venv> {
   const dir = venvDir(appsDir);
   const sdk = await sdkHash();
   if (!existsSync(join(dir, MARKER))) {
-    const template = await buildTemplate(basePython, sdk, log, marker);
+    const template = await buildTemplate(basePython, sdk, log, env, marker);
     await mkdir(appsDir, { recursive: true });
     const tmp = `${dir}.tmp-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
@@ -132,11 +137,11 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
 }
 
 /** The apps venv, created on first use; concurrent callers share one creation. */
-export function ensureVenv(appsDir: string, basePython: string, log: (l: string) => void = () => {}, marker?: string): Promise<Venv> {
+export function ensureVenv(appsDir: string, basePython: string, log: (l: string) => void = () => {}, marker?: string, env: NodeJS.ProcessEnv = process.env): Promise<Venv> {
   const key = venvDir(appsDir);
   let p = pending.get(key);
   if (!p) {
-    p = create(appsDir, basePython, log, marker).finally(() => pending.delete(key));
+    p = create(appsDir, basePython, log, env, marker).finally(() => pending.delete(key));
     pending.set(key, p);
   }
   return p;
