@@ -161,7 +161,8 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
     file: p.file, store, token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
   });
   teardown.add(() => agent.stop());
-  return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published } };
+  const clone = join(p.data, 'clones', published[0]?.app ?? 'app');
+  return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published, clone: { dir: clone, exists: existsSync(clone) } } };
 }
 
 /** The secret of an earlier up of this file, else a new one, kept in .robotctl/env beside it. */

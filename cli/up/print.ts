@@ -15,6 +15,8 @@ export interface WhereInput {
   agentUrl: string;
   robots: LocalRobot[];
   published: { app: string; folder: string }[];
+  /** Where the hint clones an app's Space (under up's data folder), and whether it is there already. */
+  clone: { dir: string; exists: boolean };
 }
 
 export function whereLines(w: WhereInput): string[] {
@@ -26,7 +28,7 @@ export function whereLines(w: WhereInput): string[] {
   const endpoints = (w.config.receiver?.endpoints ?? []).map((e) => `POST ${w.agentUrl}/webhooks/${e.name}`);
   const lines = [
     '',
-    `  hub         ${w.hubUrl}   (user ${w.user}; token in ${w.tokenFile})`,
+    `  hub         ${w.hubUrl}   (user ${w.user}; token in ${shown(w.cwd, w.tokenFile)})`,
     `  fleet page  ${w.agentUrl}/   (JSON: ${w.agentUrl}/status)`,
     ...(endpoints.length > 0 ? [`  receiver    ${endpoints.join(', ')}`] : []),
     '  robots (dashboards):',
@@ -34,19 +36,39 @@ export function whereLines(w: WhereInput): string[] {
     '',
   ];
   const example = w.published[0];
-  if (example) {
-    const path = shown(w.cwd, example.folder);
-    lines.push(
-      `Next: edit ${path} and publish it; the robots that have ${example.app} redeploy it within seconds:`,
-      `  export HF_ENDPOINT=${w.hubUrl}`,
-      `  export HF_TOKEN="$(cat ${w.tokenFile})"`,
-      `  robotctl app publish ${path}`,
-      `Or edit ${shown(w.cwd, w.config.file)}: a save is applied at once.`,
-      '',
-    );
-  }
+  if (example) lines.push(...nextLines(w, example), `Or edit ${shown(w.cwd, w.config.file)}: a save is applied at once.`, '');
   lines.push('Ctrl-C stops everything (agent, robots and their apps, hub).');
   return lines;
+}
+
+/**
+ * The loop app authors use, as shell lines that work as written from the
+ * working folder (with the README's `npm link` for `robotctl`): publish the
+ * folder, or clone the Space and `git push`. git takes the token from
+ * $HF_TOKEN through a credential helper kept in the clone, so it never sits
+ * in a command line, a URL or the clone's config; the clone carries its own
+ * author so a machine without a git identity can commit.
+ */
+function nextLines(w: WhereInput, example: { app: string; folder: string }): string[] {
+  const clone = shown(w.cwd, w.clone.dir);
+  const remote = `${w.hubUrl}/spaces/${w.user}/${example.app}`;
+  const helper = `'!f() { echo username=${w.user}; echo "password=$HF_TOKEN"; }; f'`;
+  const getClone = w.clone.exists
+    ? [`  git -C ${clone} pull`]
+    : [
+        `  git clone -c credential.helper=${helper} \\`,
+        `    -c user.name=${w.user} -c user.email=${w.user}@localhost ${remote} ${clone}`,
+      ];
+  return [
+    `Next: change ${example.app} and publish it; the robots that have it redeploy it within seconds. In another terminal, here:`,
+    `  export HF_ENDPOINT=${w.hubUrl}`,
+    `  export HF_TOKEN="$(cat ${shown(w.cwd, w.tokenFile)})"`,
+    `  robotctl app publish ${shown(w.cwd, example.folder)}`,
+    `or with git, as Space authors work (the Space's remote is ${remote}, the token its password):`,
+    ...getClone,
+    `  echo "# tweak" >> ${clone}/README.md`,
+    `  git -C ${clone} commit -am "Tweak" && git -C ${clone} push`,
+  ];
 }
 
 /** Relative to the working folder when inside it, else absolute. */

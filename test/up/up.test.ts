@@ -1,6 +1,6 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +8,12 @@ import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/wait.js';
+import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
 // `robotctl up` as a user runs it (the built CLI in a child process): it
-// gets ready, the robots run their active apps, and Ctrl-C leaves nothing
-// behind: no app process, no bound port.
+// gets ready, the robots run their active apps, the loop its "Next:" hint
+// prints works as written (publish, or clone and git push), and Ctrl-C
+// leaves nothing behind: no app process, no bound port.
 
 function fleetFile(dir: string, ports: { receiver: number; desk: number; lab: number }): string {
   const file = join(dir, 'fleet.yaml');
@@ -69,7 +71,7 @@ async function portFree(port: number): Promise<boolean> {
   });
 }
 
-t.test('up starts everything, the robots run their active apps, Ctrl-C stops all', async (t) => {
+t.test('up starts everything, the robots run their active apps, its hint works as written, Ctrl-C stops all', { timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-up-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort() };
@@ -98,7 +100,21 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
   t.equal(statSync(tokenFile).mode & 0o777, 0o600, 'token file is 0600');
   const token = readFileSync(tokenFile, 'utf8').trim();
   t.notOk(stdout.includes(token) || stderr.includes(token), 'the token is never printed');
-  t.match(stdout, /export HF_TOKEN="\$\(cat .*hub-token\)"/);
+  const hubUrl = /hub +(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
+  const clone = join(dir, '.robotctl', 'up', 'clones', 'hello_app');
+  const next = stdout.slice(stdout.indexOf('Next:'), stdout.indexOf('Ctrl-C stops everything'));
+  t.equal(next, `Next: change hello_app and publish it; the robots that have it redeploy it within seconds. In another terminal, here:
+  export HF_ENDPOINT=${hubUrl}
+  export HF_TOKEN="$(cat ${tokenFile})"
+  robotctl app publish examples/apps/hello_app
+or with git, as Space authors work (the Space's remote is ${hubUrl}/spaces/demo/hello_app, the token its password):
+  git clone -c credential.helper='!f() { echo username=demo; echo "password=$HF_TOKEN"; }; f' \\
+    -c user.name=demo -c user.email=demo@localhost ${hubUrl}/spaces/demo/hello_app ${clone}
+  echo "# tweak" >> ${clone}/README.md
+  git -C ${clone} commit -am "Tweak" && git -C ${clone} push
+Or edit ${file}: a save is applied at once.
+
+`);
 
   const desk = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.desk}` });
   const lab = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.lab}` });
@@ -122,6 +138,23 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
   t.match(plan.stderr, /using WEBHOOK_SECRET, HF_ENDPOINT, HF_TOKEN from .*\.robotctl\/env/);
   t.notOk(plan.stdout.includes(token) || plan.stderr.includes(token), 'plan never prints the token');
 
+  // The hint's commands, run as written from up's working folder by a shell
+  // with \`robotctl\` on its PATH (what the README's \`npm link\` gives) and a
+  // fresh HOME (no git identity, no credentials): the publish finds nothing
+  // to change, the push reaches the robot that runs hello_app.
+  const script = next.split('\n').filter((l) => l.startsWith('  ')).join('\n');
+  const ran = await runShell(`set -e\n${script}\n`, { ...env, PATH: `${linkedBin(dir)}:${env.PATH ?? ''}`, HOME: join(dir, 'home'), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE });
+  t.equal(ran.code, 0, `the hint's commands work as written\n${ran.stdout}\n${ran.stderr}`);
+  t.match(ran.stdout, /No changes: .*\/spaces\/demo\/hello_app already has these/, 'the unchanged example is not published again');
+  t.notOk(ran.stdout.includes(token) || ran.stderr.includes(token), 'the token is never printed');
+  const pushed = spawnSync('git', ['-C', clone, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const deskAgain = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.desk}` });
+  await until(async () => (await deskAgain.listInstalled()).find((a) => a.name === 'hello_app')?.extra.installed_sha === pushed, 120_000, `desk runs the pushed ${pushed}`);
+  await until(async () => (await deskAgain.currentAppStatus())?.state === 'running', 60_000, 'desk runs hello_app again');
+  t.equal((await deskAgain.currentAppStatus())?.info.name, 'hello_app', 'and runs it again');
+  await deskAgain.close();
+  t.notMatch(readFileSync(join(clone, '.git', 'config'), 'utf8'), new RegExp(token), 'the clone keeps no token');
+
   child.kill('SIGINT');
   t.equal(await exited, 0, `exit 0\n${stdout.slice(-500)}\n${stderr}`);
   t.match(stdout, /stopped\n$/);
@@ -136,6 +169,25 @@ t.test('up starts everything, the robots run their active apps, Ctrl-C stops all
 function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A folder with a \`robotctl\` that runs this clone's bin, as \`npm link\` makes one. */
+function linkedBin(dir: string): string {
+  const folder = join(dir, 'linked-bin');
+  mkdirSync(folder, { recursive: true });
+  symlinkSync(bin, join(folder, 'robotctl'));
+  return folder;
+}
+
+function runShell(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
