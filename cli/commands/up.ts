@@ -11,7 +11,7 @@ import { createHubClient } from '../../drivers/hub/client.js';
 import { launchAgent } from './agent.js';
 import type { Agent } from '../../reconciler/agent/agent.js';
 import type { Config } from '../../schema/types.js';
-import { startRobots, stopRobots } from '../up/robots.js';
+import { runningApps, startRobots, stopRobots } from '../up/robots.js';
 import { examplesToPublish, publishExamples } from '../up/publish.js';
 import { whereLines, type WhereInput } from '../up/print.js';
 import { Teardown } from '../up/teardown.js';
@@ -75,7 +75,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     const first = await Promise.race([up.agent.firstRun, stop.promise.then(() => null)]);
     if (first === null) return EXIT.ok;
     out(`robotctl up: ready${first.result === 'converged' ? '' : ` (first run: ${first.result}; see the fleet page)`}`);
-    for (const line of whereLines({ ...up.where, config: prep.config, cwd: io.cwd, agentUrl: up.agent.url })) out(line);
+    const now = await runningApps(up.where.robots);
+    for (const line of whereLines({ ...up.where, running: now, config: prep.config, cwd: io.cwd, agentUrl: up.agent.url })) out(line);
     await stop.promise;
     return EXIT.ok;
   } finally {
@@ -125,7 +126,7 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
 
 interface Up {
   agent: Agent;
-  where: Omit<WhereInput, 'config' | 'cwd' | 'agentUrl'>;
+  where: Omit<WhereInput, 'config' | 'cwd' | 'agentUrl' | 'running'>;
 }
 
 /** Hub, robots, published apps, agent; each registered for teardown as soon as it runs. Null when stopped meanwhile. */

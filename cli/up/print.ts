@@ -14,6 +14,8 @@ export interface WhereInput {
   tokenFile: string;
   agentUrl: string;
   robots: LocalRobot[];
+  /** What each local robot runs now (robot name → app, null for none): said as it is, not as the file wants it. */
+  running: Record<string, string | null>;
   published: { app: string; folder: string }[];
   /** Where the hint clones an app's Space (under up's data folder), and whether it is there already. */
   clone: { dir: string; exists: boolean };
@@ -24,7 +26,7 @@ export function whereLines(w: WhereInput): string[] {
   const width = Math.max(5, ...names.map((n) => n.length));
   const local = new Set(w.robots.map((r) => r.spec.name));
   const robotLines = Object.values(w.config.robots).map((r) =>
-    `    ${r.name.padEnd(width)}  ${r.url}/${local.has(r.name) ? `  (simulated, runs ${r.active ?? 'no app'})` : '  (not on this machine: not started)'}`);
+    `    ${r.name.padEnd(width)}  ${r.url}/  ${local.has(r.name) ? `(simulated, ${runsText(r.active, w.running[r.name] ?? null)})` : '(not on this machine: not started)'}`);
   const endpoints = (w.config.receiver?.endpoints ?? []).map((e) => `POST ${w.agentUrl}/webhooks/${e.name}`);
   const lines = [
     '',
@@ -69,6 +71,12 @@ function nextLines(w: WhereInput, example: { app: string; folder: string }): str
     `  echo "# tweak" >> ${clone}/README.md`,
     `  git -C ${clone} commit -am "Tweak" && git -C ${clone} push`,
   ];
+}
+
+function runsText(wanted: string | null, running: string | null): string {
+  if (running === wanted) return running === null ? 'no app running' : `runs ${running}`;
+  const now = running === null ? 'no app running' : `runs ${running}`;
+  return wanted === null ? now : `${now}; ${wanted} should run: see the fleet page`;
 }
 
 /** Relative to the working folder when inside it, else absolute. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UserError, errorMessage } from '../../lib/errors.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
 
 // One simulated robot daemon per robot of the file whose URL is on this
 // machine, on that URL's port, its apps under <data>/robots/<name>. Robots
@@ -71,4 +72,19 @@ export async function stopRobots(robots: LocalRobot[]): Promise<void> {
     await r.daemon.close();
     await new Promise<void>((resolve) => r.log.end(() => resolve()));
   }));
+}
+
+/** What each robot runs now (robot name → app name, null for none), asked of its daemon. */
+export async function runningApps(robots: LocalRobot[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  await Promise.all(robots.map(async (r) => {
+    const client = createDaemonClient({ baseUrl: r.daemon.url, timeoutMs: 5000 });
+    try {
+      const st = await client.currentAppStatus().catch(() => null);
+      out[r.spec.name] = st && (st.state === 'running' || st.state === 'starting') ? st.info.name : null;
+    } finally {
+      await client.close();
+    }
+  }));
+  return out;
 }
