@@ -55,23 +55,17 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const [noIndex, noIsolation] = modeFlags(mode);
   const args = ['-m', 'pip', 'install', ...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : []), '--target', partial, src];
   log(`Running command: ${venv.python} ${args.join(' ')}`);
-  // pip's own temporary folders go in one of ours, removed whatever happens:
-  // a pip killed mid-build (daemon stopping) cannot clean up after itself.
-  const scratch = await mkdtemp(join(tmpdir(), 'robotctl-pip-'));
-  const env = { ...deps.env, TMPDIR: scratch };
   try {
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(env) });
+    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
-    await installDependencies({ venv, mode, env, signal: deps.signal, marker: deps.marker, log }, name, partial);
+    await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);
     const dir = confined(root, versionId);
     await rename(partial, dir);
     return { dir, entries, venv };
   } catch (err) {
     await rm(partial, { recursive: true, force: true });
     throw err;
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
   }
 }
 
