@@ -50,7 +50,7 @@ function replay(titles: string[]): { holders: number[]; writes: number; overlaps
 
 t.test('hub backend: two applies of one robot.yaml, one fails fast naming the holder, one waits; no duplicate', async (t) => {
   const run = await twoApplies(t, {
-    hubUrl: hub.url, stateBlock: `{ backend: hub, repo: ${REPO} }`, tag: 'shared-hub', hooks: 20,
+    hubUrl: hub.url, stateBlock: `{ backend: hub, repo: ${REPO} }`, spec: `hub:${REPO}`, tag: 'shared-hub', hooks: 20,
     // Its lock attempt reads the lease the first apply holds.
     waitingForLock: async (_pid, seen) => { await until(() => seen().some((r) => (r.url ?? '').includes('state.json.lock')), 30_000, 'the waiting apply reads the lease'); },
   });

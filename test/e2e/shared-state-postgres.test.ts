@@ -34,13 +34,13 @@ async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]
 
 t.test('postgres backend: two applies of one robot.yaml, one fails fast naming the holder, one waits; no duplicate', { skip: noPg ?? false }, async (t) => {
   await twoApplies(t, {
-    hubUrl: hub.url, stateBlock: `{ backend: postgres, url: "${server?.url ?? ''}", key: shared-e2e }`, tag: 'shared-pg', hooks: 20,
+    hubUrl: hub.url, stateBlock: `{ backend: postgres, url: "${server?.url ?? ''}" }`, spec: server?.url ?? '', tag: 'shared-pg', hooks: 20,
     // Its session is open (the state was read); its lock attempts poll on connections of their own.
     waitingForLock: async (pid) => {
       await until(async () => (await query('SELECT 1 FROM pg_stat_activity WHERE application_name LIKE $1', [`robotctl pid ${pid} %`])).length > 0, 30_000, 'the waiting apply connects');
     },
   });
-  const rows = await query<{ serial: string; doc: { webhooks: object } }>('SELECT serial, doc FROM robotctl_state WHERE key = $1', ['shared-e2e']);
+  const rows = await query<{ serial: string; doc: { webhooks: object } }>('SELECT serial, doc FROM robotctl_state WHERE key = $1', ['default']);
   t.equal(rows.length, 1, 'one row for the key');
   t.equal(Object.keys(rows[0]?.doc.webhooks ?? {}).length, 20, 'the shared state owns every webhook');
   // Batched (state/README.md): 20 creates take one write at the end, or a few more on a slow machine.

@@ -15,7 +15,8 @@ import { SECRET, USER, env, spawnCli, writeYaml, type Child } from './helpers.js
 // hub), so it provably holds the state lock while the others start: one with
 // --lock-timeout 0s fails at once naming it, one with --lock-timeout 60s
 // waits, then finds nothing left to do. Then: one webhook per name, and a
-// fresh folder (another runner) sees no difference. The webhook URLs are a
+// fresh folder (another runner) sees no difference. The three applies name
+// the backend the three ways: the state: block, --state, ROBOTCTL_STATE. The webhook URLs are a
 // closed loopback port: the state's commits fire deliveries, and a URL that
 // needs DNS makes them (and the hub's close) wait on a machine with no network.
 
@@ -23,6 +24,8 @@ export interface SharedStateCase {
   hubUrl: string;
   /** The robot.yaml `state:` block (one line). */
   stateBlock: string;
+  /** The same backend as a --state / ROBOTCTL_STATE spec. */
+  spec: string;
   /** Unique per case: in the webhook URLs and the folder names. */
   tag: string;
   hooks: number;
@@ -85,14 +88,14 @@ export async function twoApplies(t: Test, c: SharedStateCase): Promise<SharedSta
   await until(() => gated.held() > 0 || first.proc.exitCode !== null, 30_000, () => `the first apply's webhook creations:\n${first.stdout()}${first.stderr()}`);
   t.ok(gated.held() > 0, 'the first apply holds the lock and is creating webhooks');
 
-  const fast = await runCli(['apply', '-f', 'robot.yaml', '--yes', '--lock-timeout', '0s'], { env: env(c.hubUrl), cwd: dir });
+  const fast = await runCli(['apply', '-f', 'robot.yaml', '--yes', '--lock-timeout', '0s', '--state', c.spec], { env: env(c.hubUrl), cwd: dir });
   outputs.push(fast.stdout, fast.stderr);
   t.equal(fast.code, 1, 'with --lock-timeout 0s the second apply fails at once');
   t.match(fast.stderr, new RegExp(`state is locked by pid ${first.proc.pid} on host \\S+ since \\S+ \\(apply\\)(, lease until \\S+)?; gave up after 0s: try again later or raise --lock-timeout`), 'naming the holder');
   t.notMatch(fast.stdout, /will be created|created/, 'it planned and did nothing');
 
   const watched = await watchedHub(t, c.hubUrl);
-  const waiter = spawnCli(['apply', '-f', 'robot.yaml', '--yes', '--lock-timeout', '60s'], { env: env(watched.proxy.url), cwd: dir });
+  const waiter = spawnCli(['apply', '-f', 'robot.yaml', '--yes', '--lock-timeout', '60s'], { env: env(watched.proxy.url, { ROBOTCTL_STATE: c.spec }), cwd: dir });
   t.teardown(() => { if (waiter.proc.exitCode === null) waiter.proc.kill('SIGKILL'); });
   await c.waitingForLock(waiter.proc.pid ?? 0, () => watched.seen);
   t.equal(waiter.proc.exitCode, null, 'a third apply waits for the lock');
