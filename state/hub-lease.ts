@@ -23,6 +23,8 @@ export interface LeaseOptions {
   path: string;
   ttlMs: number;
   now?: () => number;
+  /** What the lease is, for the takeover note (default `state lock`). */
+  noun?: string;
 }
 
 export function parseLease(text: string | undefined): Lease | null {
@@ -59,7 +61,7 @@ export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promis
         if (err instanceof StaleParent) continue;
         throw err;
       }
-      if (current) opts.onNote?.(takeOverNote(current, expired));
+      if (current) opts.onNote?.(takeOverNote(current, expired, o.noun ?? 'state lock'));
       return hold(o, lease);
     }
     if (now() >= deadline || opts.signal?.aborted) {
@@ -69,9 +71,9 @@ export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promis
   }
 }
 
-function takeOverNote(old: Lease, expired: boolean): string {
+function takeOverNote(old: Lease, expired: boolean, noun: string): string {
   const why = expired ? `its lease expired at ${old.expires}` : 'that process no longer runs';
-  return `Took over the state lock of pid ${old.pid} on host ${old.host} (${old.operation} since ${old.time}): ${why}.`;
+  return `Took over the ${noun} of pid ${old.pid} on host ${old.host} (${old.operation} since ${old.time}): ${why}.`;
 }
 
 function hold(o: LeaseOptions, lease: Lease): HeldLock {

@@ -5,7 +5,7 @@ import { dropLease, parseLease, readLease, takeLease, type LeaseOptions } from '
 import { parseStateText } from './file.js';
 import type { StateFile } from './types.js';
 import { batchedJournal } from './batched-journal.js';
-import { lineageError, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
+import { lineageError, lockNoun, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
 
 // The state as a file in a private dataset repo on the hub, so that CI
 // runners and laptops share it. Every write is one commit on the head it
@@ -31,7 +31,7 @@ export function hubStore(o: HubStoreOptions): StateStore {
   const path = o.path ?? 'state.json';
   const where = `hub dataset ${o.repo} (${path})`;
   const lease = (scope: LockScope = 'state'): LeaseOptions => ({
-    repo, path: scope === 'leader' ? `${path}.leader.lock` : `${path}.lock`, ttlMs: o.leaseMs ?? DEFAULT_LEASE_MS,
+    repo, path: scope === 'leader' ? `${path}.leader.lock` : `${path}.lock`, ttlMs: o.leaseMs ?? DEFAULT_LEASE_MS, noun: lockNoun(scope),
   });
   /** Serial last read or written (0: read and absent); undefined before the first read. */
   let known: number | undefined;

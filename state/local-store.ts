@@ -4,7 +4,7 @@ import { readState, storeState, writeState } from './file.js';
 import { journalPath, readJournal, replayJournal } from './journal-file.js';
 import { localJournal } from './local-journal.js';
 import type { StateFile } from './types.js';
-import type { HeldLock, LockScope, StateStore, StoreLockOptions } from './store.js';
+import { lockNoun, type HeldLock, type LockScope, type StateStore, type StoreLockOptions } from './store.js';
 
 // The default backend: `.robotctl/state.json` beside robot.yaml (or --state
 // PATH), its lock `<path>.lock`, the agents' leadership `<path>.leader.lock`,
@@ -41,7 +41,7 @@ export function localStore(path: string): StateStore {
     journal: (base) => localJournal(path, base),
     lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
       const lock = await acquireLock(lockTarget(path, opts.scope), {
-        timeoutMs: opts.timeoutMs, operation: opts.operation ?? 'apply',
+        timeoutMs: opts.timeoutMs, operation: opts.operation ?? 'apply', noun: lockNoun(opts.scope),
         ...(opts.pollMs ? { pollMs: opts.pollMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: opts.onNote } : {}),
       });
       if ((opts.scope ?? 'state') !== 'state') return { info: lock.info, lost: never, release: () => lock.release() };

@@ -38,6 +38,8 @@ export interface LockOptions {
   signal?: AbortSignal;
   /** Told (one line) when a dead holder's lock is broken. */
   onNote?: (line: string) => void;
+  /** What the lock is, for that line (default `state lock`). */
+  noun?: string;
 }
 
 export class LockError extends UserError {
@@ -70,7 +72,7 @@ export async function acquireLock(statePath: string, opts: LockOptions): Promise
     if (await tryCreate(path, info)) return { path, info, release: () => release(path, info.token) };
     const dead = await breakIfDead(path, info.token);
     if (dead) {
-      opts.onNote?.(`Broke the stale state lock of pid ${dead.pid} on host ${dead.host} (${dead.operation} since ${dead.time}): that process no longer runs.`);
+      opts.onNote?.(`Broke the stale ${opts.noun ?? 'state lock'} of pid ${dead.pid} on host ${dead.host} (${dead.operation} since ${dead.time}): that process no longer runs.`);
       continue;
     }
     if (Date.now() >= deadline || opts.signal?.aborted) throw await lockedError(statePath, opts.timeoutMs);

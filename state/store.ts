@@ -64,6 +64,11 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
+/** A lock's name in the one line that says a dead holder's lock was healed. */
+export function lockNoun(scope: LockScope = 'state'): string {
+  return scope === 'leader' ? "agents' leader lock" : 'state lock';
+}
+
 export function lineageError(where: string, stored: string, mine: string): string {
   return `the state in ${where} belongs to another lineage (${stored}, not ${mine}); refusing to overwrite it`;
 }

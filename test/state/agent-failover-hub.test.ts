@@ -60,7 +60,7 @@ t.test('leader failover of two agents on the hub backend: lease expiry, then kil
   await until(async () => /^leader: /m.test(b.out()) && (await client.listWebhooks()).length === 4 && /^converged$/m.test(b.out()), 30_000, () => `the second agent converged:\n${b.out()}`);
   const expiry = Date.now() - stoppedAt;
   t.ok(expiry < 15_000, `took over after the lease expired and converged ${expiry} ms after the leader stopped (target < 15 s)`);
-  t.match(b.out(), new RegExp(`^Took over the state lock of pid ${a.child.pid} on host \\S+ \\(agent since \\S+\\): its lease expired at \\S+\\.$`, 'm'), 'one line says whose lease it took over');
+  t.match(b.out(), new RegExp(`^Took over the agents' leader lock of pid ${a.child.pid} on host \\S+ \\(agent since \\S+\\): its lease expired at \\S+\\.$`, 'm'), 'one line says whose lease it took over');
   const bDone = doneLines(b.out());
   t.equal(bDone.length, 1, `the new leader did only what was left: ${bDone.join(' | ')}`);
   t.match(bDone[0], /create webhooks\.four/);
