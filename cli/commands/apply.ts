@@ -25,7 +25,7 @@ interface Options extends SessionFlags {
 const HELP_AFTER = `
 Shows the plan, asks for confirmation on a terminal (unless --yes), then
 executes it: the hub and the robots in parallel, canary robots first, each
-outcome printed as it happens, the state file written after every success.
+outcome printed and each success recorded in the state as it happens.
 Ctrl-C stops starting new actions; those in flight finish and are recorded (exit 130).
 Exit codes: 0 converged, 1 an action failed, the hub or a robot was unreachable, or an error;
 64 usage error; 130 interrupted.
