@@ -85,3 +85,23 @@ t.test('apply progress prints plain still-running lines when not on a terminal',
   t.notMatch(out, /\x1b/, 'no control codes in a pipe');
   t.equal(clock.live, 0);
 });
+
+t.test('apply progress on a terminal: the elapsed line above the status line, which is redrawn', async (t) => {
+  const clock = new ManualTicker();
+  let out = '';
+  const io: Io = { out: (s) => { out += s; }, err: () => {}, isTTY: true, stdinIsTTY: true, env: { NO_COLOR: '1' }, cwd: '/' };
+  const progress = createProgress(io, 1, clock);
+  progress.onEvent({ type: 'action.started', unit: 'desk', action: start });
+  clock.advance(20_000);
+  progress.finish();
+  const status = '\r\x1b[K[0/1] robots.desk start hello_app…';
+  t.equal(out, [
+    status,
+    '\r\x1b[Krobots.desk: start hello_app: still running... [10s elapsed]\n',
+    status,
+    '\r\x1b[Krobots.desk: start hello_app: still running... [20s elapsed]\n',
+    status,
+    '\r\x1b[K',
+  ].join(''));
+  t.equal(clock.live, 0);
+});
