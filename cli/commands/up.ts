@@ -32,7 +32,9 @@ export const UP_HUB_PORT = 7870;
 const USER = 'demo';
 
 const HELP_AFTER = `
-Runs the whole GitOps loop on this machine, with no network and no account:
+Runs the whole GitOps loop on this machine, with no network and no account.
+First it checks what the robots' Python apps need (python3 or ROBOTCTL_PYTHON, its venv module,
+and offline the wheel file) and stops at once, starting nothing, with the fix when one is missing. Then:
   1. the embedded hub on http://127.0.0.1:${UP_HUB_PORT} (--hub-port), user ${USER}, its token kept in <data>/hub-token (0600)
      and reused by the next up, so HF_ENDPOINT, HF_TOKEN and git remotes stay valid;
   2. a simulated robot daemon for every robot of the file whose url is on this machine, on its port;
