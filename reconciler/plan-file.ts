@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { packagePath } from '../lib/paths.js';
 import type { Plan } from './types.js';
 import { PlanError } from './plan-error.js';
@@ -44,7 +45,10 @@ export function parsePlan(text: string, source = 'the plan file'): Plan {
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: false, strict: true, allowUnionTypes: true })
+  if (compiled) return compiled;
+  // ajv is loaded here, on first use: most commands print a plan and never read one back.
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: new (o: object) => Ajv };
+  compiled = new AjvClass({ allErrors: false, strict: true, allowUnionTypes: true })
     .compile(JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
   return compiled;
 }

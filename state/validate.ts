@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UserError } from '../lib/errors.js';
 import { packagePath } from '../lib/paths.js';
 import { STATE_VERSION, type StateFile } from './types.js';
@@ -13,7 +14,10 @@ export const STATE_SCHEMA_FILE = packagePath('schema', 'state-file.schema.json')
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: false, strict: true, allowUnionTypes: true })
+  if (compiled) return compiled;
+  // ajv is loaded here, on first use: a command with no state to read never pays for it.
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: new (o: object) => Ajv };
+  compiled = new AjvClass({ allErrors: false, strict: true, allowUnionTypes: true })
     .compile(JSON.parse(readFileSync(STATE_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
   return compiled;
 }
