@@ -7,6 +7,7 @@ import { DaemonError } from '../../drivers/daemon/errors.js';
 import { makeApp, treeFiles } from '../helpers/python-apps.js';
 import { closePair, daemonPair, type Pair } from '../helpers/servers.js';
 import { until } from '../helpers/wait.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // Installs as background jobs (spec §2, §4) from Spaces on the embedded hub
 // and from local paths; failed and interrupted installs keep the old version.
@@ -24,7 +25,8 @@ def main():
             pass
 `;
 
-const root = t.testdir();
+const scratch = fileScratch('install-test');
+const root = scratch.dir;
 const appsDir = join(root, 'apps');
 const logs: string[] = [];
 let hub: RunningHub;
@@ -52,6 +54,7 @@ t.before(async () => {
 t.teardown(async () => {
   await closePair(pair);
   await hub.close();
+  scratch.remove();
 });
 
 t.test('install from a Space: job logs in order, listed with its sha, runs', async (t) => {

@@ -5,11 +5,13 @@ import { BODIES, makeBundle } from '../helpers/python-apps.js';
 import { alive, groupAlive } from '../helpers/processes.js';
 import { closePair, daemonPair, type Pair } from '../helpers/servers.js';
 import { until } from '../helpers/wait.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // App lifecycle (spec §3) through the driver against a daemon with real
 // Python apps, all installed once into one apps dir.
 
-const root = t.testdir();
+const scratch = fileScratch('lifecycle-test');
+const root = scratch.dir;
 const logs: string[] = [];
 let pair: Pair;
 const installLogs: string[] = [];
@@ -23,7 +25,10 @@ t.before(async () => {
   installLogs.push(...job.logs);
   t.comment(`installed after ${Date.now() - t0} ms`);
 });
-t.teardown(() => closePair(pair));
+t.teardown(async () => {
+  await closePair(pair);
+  scratch.remove();
+});
 
 async function rejects(t: Test, p: Promise<unknown>, code: string, detail: string): Promise<void> {
   const err = await p.then(() => null, (e: unknown) => e);

@@ -3,12 +3,17 @@ import WebSocket from 'ws';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { SLEEP_HEAD } from '../../runtime/daemon/sim/constants.js';
 import { until } from '../helpers/wait.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // The simulated robot over the wire (spec §7): moves, limits, WebSockets.
 
 let d: RunningDaemon;
-t.before(async () => { d = await startDaemon({ appsDir: t.testdir(), sim: true, port: 0 }); });
-t.teardown(() => d.close());
+const scratch = fileScratch('daemon');
+t.before(async () => { d = await startDaemon({ appsDir: scratch.dir, sim: true, port: 0 }); });
+t.teardown(async () => {
+  await d.close();
+  scratch.remove();
+});
 
 /** The loose shape of the JSON answers read here (fields are checked by the assertions). */
 interface Wire {

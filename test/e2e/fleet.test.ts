@@ -7,6 +7,7 @@ import { runCli, repoRoot, type CliResult } from '../helpers/cli.js';
 import { QUIET_BODY, makeApp } from '../helpers/python-apps.js';
 import { freePort as closedPort } from '../helpers/ports.js';
 import { SECRET, USER, env, writeYaml } from './helpers.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // robotctl apply/diff/status end to end: the embedded hub and three
 // simulated daemons started here, driven only through the built CLI with
@@ -19,8 +20,9 @@ let dir: string;
 let quiet: string;
 const crash = join(repoRoot, 'examples', 'apps', 'crash_app');
 
+const scratch = fileScratch('e2e-fleet');
 t.before(async () => {
-  dir = t.testdir();
+  dir = scratch.dir;
   hub = await startHub({ users: [USER] });
   for (const name of ['r1', 'r2', 'r3']) {
     daemons.push(await startDaemon({ appsDir: join(dir, `robot-${name}`), sim: true, port: 0, hubEndpoint: hub.url, stopTimeoutMs: 5000 }));
@@ -30,6 +32,7 @@ t.before(async () => {
 t.teardown(async () => {
   for (const d of daemons) await d.close();
   await hub.close();
+  scratch.remove();
 });
 
 function yaml(opts: { active?: string | null; extraRobot?: string; r1?: string; rollout?: string } = {}): string {

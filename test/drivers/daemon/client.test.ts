@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 import { createDaemonClient } from '../../../drivers/daemon/client.js';
 import { DaemonError } from '../../../drivers/daemon/errors.js';
 import { startDaemon, type RunningDaemon } from '../../../runtime/daemon/server.js';
+import { fileScratch } from '../../helpers/file-scratch.js';
 
 // The daemon driver's error mapping and waits, against the bundled daemon
 // (and, for network conditions, a socket that never answers).
 
 let d: RunningDaemon;
-t.before(async () => { d = await startDaemon({ appsDir: t.testdir(), sim: true, port: 0 }); });
-t.teardown(() => d.close());
+const scratch = fileScratch('daemon');
+t.before(async () => { d = await startDaemon({ appsDir: scratch.dir, sim: true, port: 0 }); });
+t.teardown(async () => {
+  await d.close();
+  scratch.remove();
+});
 
 t.test('status and typed errors from the real messages', async (t) => {
   const c = createDaemonClient({ baseUrl: `${d.url}/` });
