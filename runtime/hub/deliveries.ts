@@ -76,8 +76,13 @@ export class Deliverer {
 
   async close(): Promise<void> {
     this.aborter.abort();
-    await this.idle();
-    await this.agent.close();
+    // destroy, not close: a connect stuck on a slow resolver or a silent host
+    // (undici's 10 s connect timeout, then retries) must not hold the hub's
+    // shutdown; every in-flight request fails at once and its retries stop.
+    // A DNS lookup already in the resolver cannot be cancelled, so close does
+    // not wait for it: what finishes after an abort records nothing (below),
+    // and so never writes to the data folder of a closed hub.
+    await this.agent.destroy();
   }
 
   private track(p: Promise<void>): void {
@@ -117,6 +122,7 @@ export class Deliverer {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': this.opts.userAgent };
     if (w.secret) headers['x-webhook-secret'] = w.secret;
     const res = await sendOnce(this.agent, w.url, JSON.stringify(payload), headers, this.opts.timeoutMs, this.aborter.signal);
+    if (this.aborter.signal.aborted) return;
     const ok = res.error === null;
     this.record(w, event, n, { outcome: ok ? 'delivered' : 'failed', ...res }, payload);
     this.opts.log(`delivery ${event.scope}/${event.action} ${event.repo.repoId} → ${w.id}: ${res.status ?? res.error} (attempt ${n})`);
@@ -133,6 +139,7 @@ export class Deliverer {
     const started = performance.now();
     const cmd = this.opts.jobCommand;
     const result = cmd ? await runJobCommand(cmd, env, JOB_TIMEOUT_MS, this.aborter.signal) : { exitCode: null, error: null, output: '' };
+    if (this.aborter.signal.aborted) return;
     const runs = this.opts.store.data.jobRuns;
     runs.push({
       id: objectId(), webhookId: w.id, owner: w.owner, at: new Date().toISOString(),
