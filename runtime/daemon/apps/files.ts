@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 
@@ -43,5 +43,16 @@ export async function readJson(path: string): Promise<unknown> {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch {
     return null;
+  }
+}
+
+/** Caches kept in os.tmpdir() under `prefix` (and aborted builds of them), unused for a day. */
+export async function pruneStale(prefix: string, keep: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+    const p = join(tmpdir(), name);
+    if (!name.startsWith(prefix) || p === keep) continue;
+    const st = await stat(p).catch(() => null);
+    if (st && st.mtimeMs < dayAgo) await rm(p, { recursive: true, force: true }).catch(() => {});
   }
 }

@@ -3,6 +3,7 @@ import { missingRequirements, normName } from './deps.js';
 import type { IndexMode } from './package-index.js';
 import { pipEnv, runCommand } from './run.js';
 import { sdkDir, sdkIsStandIn, type Venv } from './venv.js';
+import { wheelFor } from './wheel-cache.js';
 
 // An app's declared dependencies go into the apps venv next to it, as the
 // real daemon's `pip install <app>` does, with pip's own configuration
@@ -36,7 +37,10 @@ async function installStandIn(ctx: PipContext): Promise<void> {
   ctx.log(`reachy-mini cannot be installed offline: installing robotctl's stand-in from ${sdkDir()} (import name reachy_mini, same /ws/sdk protocol)`);
   const stage = await stagingCopy(sdkDir(), 'standin');
   try {
-    await pip(ctx, ['install', '--no-index', '--no-deps', '--no-build-isolation', stage.dir]);
+    const flags = ['--no-index', '--no-build-isolation'];
+    const run = { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) };
+    const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags, run });
+    await pip(ctx, ['install', ...flags, '--no-deps', wheel]);
   } finally {
     await stage.cleanup();
   }

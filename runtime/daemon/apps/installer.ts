@@ -12,6 +12,7 @@ import { installDependencies, modeFlags } from './install-deps.js';
 import type { IndexMode } from './package-index.js';
 import { pipEnv } from './run.js';
 import { customAppUrl } from './custom-url.js';
+import { wheelFor } from './wheel-cache.js';
 import type { SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
@@ -53,10 +54,12 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   if (!mode.online) log(`Installing offline (${mode.reason}): pip runs with --no-index`);
   // The app into its own version folder; its dependencies next, into the venv.
   const [noIndex, noIsolation] = modeFlags(mode);
-  const args = ['-m', 'pip', 'install', ...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : []), '--target', partial, src];
-  log(`Running command: ${venv.python} ${args.join(' ')}`);
+  const run = { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) };
   try {
-    await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) });
+    const wheel = await wheelFor({ python: venv.python, src, flags: modeFlags(mode), run });
+    const args = ['-m', 'pip', 'install', ...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : []), '--target', partial, wheel];
+    log(`Running command: ${venv.python} ${args.join(' ')}`);
+    await runCommand(venv.python, args, run);
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
     await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { normName } from './deps.js';
-import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '../../../lib/paths.js';
-import { readJson, stagingCopy, treeHash } from './files.js';
+import { pruneStale, readJson, stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { CommandError, runCommand } from './run.js';
 import { findWheelFile, wheelMissing } from './wheel-file.js';
@@ -89,7 +89,8 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   }
   // Another process may have won the race: then its template is as good as ours.
   await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
-  await pruneTemplates(template);
+  // Templates of older SDKs or interpreters, and aborted builds.
+  await pruneStale('robotctl-apps-venv-', template);
   return template;
 }
 
@@ -100,17 +101,6 @@ async function makeVenv(basePython: string, dir: string, marker?: string): Promi
     const signal = err instanceof CommandError ? err.signal : null;
     const detail = err instanceof CommandError && err.tail.length > 0 ? err.tail.slice(-3).join(' ') : (err as Error).message;
     throw new Error(venvFailure(basePython, { signal, detail }));
-  }
-}
-
-/** Templates of older SDKs or interpreters, and aborted builds, unused for a day. */
-async function pruneTemplates(keep: string): Promise<void> {
-  const dayAgo = Date.now() - 86_400_000;
-  for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
-    const p = join(tmpdir(), name);
-    if (!name.startsWith('robotctl-apps-venv-') || p === keep) continue;
-    const st = await stat(p).catch(() => null);
-    if (st && st.mtimeMs < dayAgo) await rm(p, { recursive: true, force: true }).catch(() => {});
   }
 }
 
