@@ -9,19 +9,31 @@ import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { until } from '../agent/fixture.js';
 import { postgresMissing, startPostgres } from '../helpers/postgres.js';
 import { startAgentProc as startAgent, type AgentProc } from './agent-proc.js';
+import { startDaemon } from '../../runtime/daemon/server.js';
+import { readRunning } from '../../runtime/daemon/apps/running-record.js';
+import { createDaemonClient } from '../../drivers/daemon/client.js';
+import { BODIES, makeApp } from '../helpers/python-apps.js';
 
 // Two `robotctl agent` processes on one PostgreSQL state: exactly one leads
 // and reconciles, the other serves its status page and stands by. kill -9
 // of the leader: the server closes its session, the advisory lock is free,
 // the other agent takes the lead and converges a change made meanwhile in
-// well under 15 s, with no webhook made twice.
+// well under 15 s, with no webhook made twice and the robot's app started
+// once (the new leader finds it running and leaves it alone).
 
 const USER = { name: 'demo', token: 'hf_failover_token_0123456789' };
 
-const config = (pgUrl: string, hooks: string[]) => `version: 1
+interface Robot { url: string; app: string }
+
+const config = (pgUrl: string, hooks: string[], robot: Robot) => `version: 1
 state: { backend: postgres, url: "${pgUrl}", key: failover }
 webhooks:
 ${hooks.map((h) => `  ${h}: { url: "http://127.0.0.1:9/hooks/${h}", watched: [user:demo] }`).join('\n')}
+apps:
+  failover_app: { path: "${robot.app}" }
+active: failover_app
+robots:
+  r1: { url: ${robot.url} }
 `;
 
 t.test('leader failover of two agents on postgres', { skip: postgresMissing() ?? false }, async (t) => {
@@ -31,10 +43,15 @@ t.test('leader failover of two agents on postgres', { skip: postgresMissing() ??
   t.teardown(() => hub.close());
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-failover-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const daemon = await startDaemon({ appsDir: join(dir, 'robot'), sim: true, port: 0, stopTimeoutMs: 3000 });
+  t.teardown(() => daemon.close());
+  const robotClient = createDaemonClient({ baseUrl: daemon.url });
+  t.teardown(() => robotClient.close());
+  const robot: Robot = { url: daemon.url, app: makeApp(join(dir, 'src'), 'failover_app', BODIES.cooperative) };
   const file = join(dir, 'robot.yaml');
   // Trust auth ignores the password; it is there to show it is never shown.
   const pgUrl = pg.url.replace('postgres@', 'postgres:pw-not-shown@');
-  writeFileSync(file, config(pgUrl, ['one', 'two', 'three']));
+  writeFileSync(file, config(pgUrl, ['one', 'two', 'three'], robot));
   const env = { ...process.env, NO_COLOR: '1', HF_ENDPOINT: hub.url, HF_TOKEN: USER.token };
   const agents: AgentProc[] = [];
   t.teardown(() => { for (const a of agents) if (a.child.exitCode === null) a.child.kill('SIGKILL'); });
@@ -43,6 +60,10 @@ t.test('leader failover of two agents on postgres', { skip: postgresMissing() ??
   agents.push(a);
   await until(() => /^converged$/m.test(a.out()), 60_000, 'the first agent converged');
   t.match(a.out(), /^leader: this agent reconciles/m);
+  const appBefore = await robotClient.currentAppStatus();
+  t.equal(appBefore?.state, 'running', 'the first leader started the robot\'s app');
+  const pidBefore = (await readRunning(join(dir, 'robot')))?.app?.pid;
+  t.ok(pidBefore, 'the daemon recorded the app process');
   const b = startAgent(file, env);
   agents.push(b);
   const bUrl = await b.url;
@@ -58,7 +79,7 @@ t.test('leader failover of two agents on postgres', { skip: postgresMissing() ??
   a.child.kill('SIGKILL');
   await gone;
   const killedAt = Date.now();
-  writeFileSync(file, config(pgUrl, ['one', 'two', 'three', 'four']));
+  writeFileSync(file, config(pgUrl, ['one', 'two', 'three', 'four'], robot));
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
   t.teardown(() => hubClient.close());
   await until(async () => /^leader: /m.test(b.out()) && (await hubClient.listWebhooks()).length === 4 && /^converged$/m.test(b.out()), 30_000, 'the second agent converged');
@@ -69,6 +90,9 @@ t.test('leader failover of two agents on postgres', { skip: postgresMissing() ??
   const done = b.out().split('\n').filter((l) => /^\s+done\s/.test(l));
   t.equal(done.length, 1, `the new leader did only what was left: ${done.join(' | ')}`);
   t.match(done[0], /create webhooks\.four/);
+  const appAfter = await robotClient.currentAppStatus();
+  t.equal(appAfter?.state, 'running');
+  t.equal((await readRunning(join(dir, 'robot')))?.app?.pid, pidBefore, 'the same app process: not started twice');
   b.child.kill('SIGTERM');
   t.equal((await once(b.child, 'exit'))[0], 0);
 });
