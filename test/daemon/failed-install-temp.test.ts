@@ -9,6 +9,7 @@ import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
 import { bin } from '../helpers/cli.js';
 import { BODIES, makeApp, treeFiles } from '../helpers/python-apps.js';
 import { embeddedHub } from '../helpers/servers.js';
+import { until } from '../helpers/wait.js';
 import WebSocket from 'ws';
 
 // A failed install leaves nothing in the temp folder: `robotctl daemon` runs
@@ -19,6 +20,15 @@ import WebSocket from 'ws';
 // The apps venv is made beforehand from the shared template, so the daemon
 // never builds one in this TMPDIR: a template kept there would be a cache,
 // not a leftover.
+
+/** pip's temporary folders in `tmp` or one level below. */
+function pipFolders(tmp: string): string[] {
+  const top = readdirSync(tmp, { withFileTypes: true });
+  const below = top.filter((e) => e.isDirectory()).flatMap((e) => {
+    try { return readdirSync(join(tmp, e.name)); } catch { return []; }
+  });
+  return [...top.map((e) => e.name), ...below].filter((n) => n.startsWith('pip-'));
+}
 
 interface Child { url: string; stop: () => Promise<number | null> }
 
@@ -55,7 +65,7 @@ t.test('failed installs leave no folder in TMPDIR', async (t) => {
     t.ok(err instanceof DaemonError && err.code === 'job_failed', `${what}: the job failed`);
     const logs = err instanceof DaemonError ? err.logs : [];
     // pip builds the wheel first (runtime/daemon/apps/wheel-cache.ts): a broken app fails there.
-    t.ok(logs.some((l) => l.startsWith('Running command: ') && / -m pip (install|wheel) /.test(l)), `${what}: pip ran\n${logs.join('\n')}`);
+    t.ok(logs.some((l) => l.startsWith('Running command: ') && / -m pip (install|wheel) /.test(l)), `${what}: pip ran`, { logs });
   };
   await failedInPip(client.install({ name: 'broken_app', source_kind: 'hf_space', description: '', url: `${hub.url}/spaces/demo/broken_app`, extra: {} }), 'Space');
   t.same(readdirSync(tmp), [], 'the failed Space install left nothing in TMPDIR');
@@ -79,10 +89,12 @@ t.test('an install interrupted by the daemon stopping leaves no folder in TMPDIR
     body: JSON.stringify({ name: 'cut_app', source_kind: 'local', description: '', url: null, extra: { path } }),
   });
   const { job_id } = (await res.json()) as { job_id: string };
-  // Follow the job and stop the daemon once pip runs.
+  // Follow the job; once pip runs and has made its own temporary folders
+  // (which a killed pip cannot remove), stop the daemon: pip is killed.
   const ws = new WebSocket(`${d.url.replace('http', 'ws')}/api/apps/ws/apps-manager/${job_id}`);
   t.teardown(() => ws.close());
   await new Promise<void>((resolve) => ws.on('message', (m) => { if (m.toString().startsWith('Running command: ')) resolve(); }));
+  await until(() => pipFolders(tmp).length > 0, 60_000, 'pip made its temporary folders');
   t.equal(await d.stop(), 0);
   t.same(readdirSync(tmp), [], 'neither the staging copy nor pip\'s build folders are left');
 });

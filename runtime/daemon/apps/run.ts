@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MARKER_VAR } from './proc.js';
 import { splitLines } from './line-splitter.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
-// The command runs in its own process group carrying the daemon's marker, so
-// an abort (daemon exit) kills pip with its build subprocesses, and a daemon
+// Its temporary folders are its own and go with it. The command runs in its
+// own process group carrying the daemon's marker, so an abort (daemon exit) kills pip with its build subprocesses, and a daemon
 // killed with -9 has them reaped at its next start (proc.ts).
 
 export interface RunOptions {
@@ -37,7 +40,12 @@ function killGroup(pid: number | undefined): void {
 export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): Promise<string[]> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new CommandError(`${cmd} not run: the daemon is stopping`, null, []));
-    const env = { ...(opts.env ?? pipEnv()), ...(opts.marker ? { [MARKER_VAR]: opts.marker } : {}) };
+    const base = opts.env ?? pipEnv();
+    // The command's temporary folders (pip's build and unpack folders) go in
+    // one of ours, removed when it ends: a pip killed mid-build cannot clean up.
+    const scratch = mkdtempSync(join(base.TMPDIR || tmpdir(), 'robotctl-run-'));
+    const dropScratch = (): void => rmSync(scratch, { recursive: true, force: true });
+    const env = { ...base, TMPDIR: scratch, ...(opts.marker ? { [MARKER_VAR]: opts.marker } : {}) };
     const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const onAbort = (): void => killGroup(child.pid);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -49,11 +57,15 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     };
     splitLines(child.stdout, emit);
     splitLines(child.stderr, emit);
-    child.on('error', (err) => reject(new CommandError(`${cmd} could not run: ${err.message}`, null, [])));
+    child.on('error', (err) => {
+      dropScratch();
+      reject(new CommandError(`${cmd} could not run: ${err.message}`, null, []));
+    });
     child.on('close', (code, sig) => {
       opts.signal?.removeEventListener('abort', onAbort);
       // Build subprocesses pip left behind die with it.
       killGroup(child.pid);
+      dropScratch();
       if (code === 0) resolve(lines);
       else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} ${code !== null ? `exited with code ${code}` : `was killed by ${sig ?? 'a signal'}`}`, code, lines.slice(-10), sig));
     });
