@@ -8,8 +8,9 @@ import { splitLines } from './line-splitter.js';
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
 // Its temporary folders are its own and go with it. The command runs in its
-// own process group carrying the daemon's marker, so an abort (daemon exit) kills pip with its build subprocesses, and a daemon
-// killed with -9 has them reaped at its next start (proc.ts).
+// own process group carrying the daemon's marker, so an abort (daemon exit)
+// kills pip with its build subprocesses, and a daemon killed with -9 has them
+// reaped at its next start (proc.ts).
 
 export interface RunOptions {
   cwd?: string;
