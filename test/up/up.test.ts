@@ -15,7 +15,7 @@ import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 // prints works as written (publish, or clone and git push), and Ctrl-C
 // leaves nothing behind: no app process, no bound port.
 
-function fleetFile(dir: string, ports: { receiver: number; desk: number; lab: number }): string {
+function fleetFile(dir: string, ports: { receiver: number; desk: number; lab: number; lab2?: number }): string {
   const file = join(dir, 'fleet.yaml');
   writeFileSync(file, `version: 1
 webhooks:
@@ -31,7 +31,7 @@ active: hello_app
 robots:
   desk: { url: http://127.0.0.1:${ports.desk}, apps: [hello_app] }
   lab-1: { url: http://127.0.0.1:${ports.lab}, apps: [wave_app], active: wave_app }
-receiver:
+${ports.lab2 === undefined ? '' : `  lab-2: { url: http://127.0.0.1:${ports.lab2}, apps: [hello_app] }\n`}receiver:
   port: ${ports.receiver}
   secret: \${WEBHOOK_SECRET}
   endpoints:
@@ -74,7 +74,8 @@ async function portFree(port: number): Promise<boolean> {
 t.test('up starts everything, the robots run their active apps, its hint works as written, Ctrl-C stops all', { timeout: 300_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-up-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort() };
+  // Three robots run real Reachy Mini apps at once (issue 11), each driving its own robot.
+  const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort(), lab2: await freePort() };
   const file = fleetFile(dir, ports);
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.WEBHOOK_SECRET;
@@ -88,7 +89,8 @@ t.test('up starts everything, the robots run their active apps, its hint works a
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
 
-  await until(() => stdout.includes('robotctl up: ready') || child.exitCode !== null, 120_000, 'robotctl up: ready');
+  // The ready block ends with the Ctrl-C line; it may arrive in several chunks.
+  await until(() => stdout.includes('Ctrl-C stops everything') || child.exitCode !== null, 120_000, 'robotctl up: ready');
   t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${stderr}`);
   t.notMatch(stdout, /Go to https:\/\/huggingface\.co\/settings\/webhooks/, 'up does not send the user to set up webhooks it creates itself');
   t.match(stdout, /are created and kept by this agent; nothing to set up by hand/);
@@ -120,12 +122,19 @@ Or edit ${file}: a save is applied at once.
   const lab = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.lab}` });
   t.equal((await desk.currentAppStatus())?.info.name, 'hello_app');
   t.equal((await lab.currentAppStatus())?.info.name, 'wave_app');
+  const lab2 = createDaemonClient({ baseUrl: `http://127.0.0.1:${ports.lab2}` });
+  t.equal((await lab2.currentAppStatus())?.info.name, 'hello_app');
+  // Each app drives its own robot: all three poses keep changing.
+  for (const [name, port] of [['desk', ports.desk], ['lab-1', ports.lab], ['lab-2', ports.lab2]] as const) {
+    t.ok(await robotMoves(port), `${name}'s app moves ${name}`);
+  }
   await desk.close();
   await lab.close();
+  await lab2.close();
   const status = await (await fetch(`http://127.0.0.1:${ports.receiver}/status`)).json() as { drift: boolean };
   t.equal(status.drift, false, 'the fleet is converged');
   const apps = processesUnder(join(dir, '.robotctl'));
-  t.ok(apps.length >= 2, `the two app processes run (${apps.join(', ')})`);
+  t.ok(apps.length >= 3, `the three app processes run (${apps.join(', ')})`);
 
   // Another terminal: plan on the same file, with nothing exported, sees
   // up's hub, up's state and up's secret, so there is nothing to do.
@@ -165,6 +174,17 @@ Or edit ${file}: a save is applied at once.
   t.match(kept, /^WEBHOOK_SECRET=/m, 'the secret is kept for the next up');
   t.notMatch(kept, /HF_ENDPOINT|HF_TOKEN/, 'the stopped hub is forgotten');
 });
+
+/** A robot's pose (head, antennas, body) changes over time: something drives it. */
+async function robotMoves(port: number): Promise<boolean> {
+  const pose = async (): Promise<string> => {
+    const st = (await (await fetch(`http://127.0.0.1:${port}/api/state/full`)).json()) as Record<string, unknown>;
+    return JSON.stringify([st.head_pose, st.antennas_position, st.body_yaw]);
+  };
+  const first = await pose();
+  await until(async () => (await pose()) !== first, 10_000, `the pose of the robot on port ${port} to change`).catch(() => false);
+  return (await pose()) !== first;
+}
 
 function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
