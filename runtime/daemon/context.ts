@@ -103,8 +103,9 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       onRunning: (app) => { void noteRunning(app); },
       env: () => ({ ...(opts.env ?? process.env), ROBOT_DAEMON_URL: ctx.url }),
       resolve: async (name) => {
-        const app = await store.find(await sitePackages(), name);
-        return app ? { app, python: (await venv()).python } : null;
+        const site = await sitePackages();
+        const app = await store.find(site, name);
+        return app ? { app, python: (await venv()).python, sitePackages: site } : null;
       },
     }),
     ops: {

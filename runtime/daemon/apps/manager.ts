@@ -2,6 +2,7 @@ import type { AppInfo, AppState, AppStatus } from '../../../lib/wire/daemon.js';
 import { Errors } from '../errors.js';
 import type { SimRobot } from '../sim/robot.js';
 import { settingsPort } from './settings-port.js';
+import { sdkReachProblem } from './sdk-reach.js';
 import { AppProcess } from './process.js';
 import { toAppInfo, type InstalledApp } from './store.js';
 import { procInfo } from './proc.js';
@@ -13,7 +14,7 @@ import type { RunningApp } from './running-record.js';
 // moves, back to the rest pose. Messages are the real daemon's.
 
 export interface ManagerDeps {
-  resolve(name: string): Promise<{ app: InstalledApp; python: string } | null>;
+  resolve(name: string): Promise<{ app: InstalledApp; python: string; sitePackages: string | null } | null>;
   robot: SimRobot;
   env: () => NodeJS.ProcessEnv;
   cwd: string;
@@ -78,6 +79,8 @@ export class AppManager {
     if (settings.url) slot.info = { ...slot.info, extra: { ...slot.info.extra, custom_app_url: settings.url } };
     this.logs.clear();
     this.log(`Starting app ${slot.info.name}`);
+    const reach = sdkReachProblem(found.sitePackages, this.deps.env().ROBOT_DAEMON_URL);
+    if (reach) this.log(`Warning: ${reach}`);
     const proc = new AppProcess(found.python, found.app.entry.module, {
       env: settings.env, cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,
       onLine: (_s, l) => this.log(l),
