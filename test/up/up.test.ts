@@ -10,10 +10,6 @@ import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/wait.js';
 import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
-// Three robots install and start real apps, then the hint's publish and git
-// push redeploy: minutes on a loaded 2-core machine, past tap's 120 s default.
-t.setTimeout(600_000);
-
 // `robotctl up` as a user runs it (the built CLI in a child process): it
 // gets ready, the robots run their active apps, the loop its "Next:" hint
 // prints works as written (publish, or clone and git push), and Ctrl-C
