@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
@@ -9,6 +9,10 @@ import { EXIT } from '../exit-codes.js';
 // `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
 // foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
 // $XDG_DATA_HOME/robotctl/apps or ~/.local/share/robotctl/apps.
+// `--robots N` simulates a fleet in this one process (one event loop): robot
+// i listens on --port + i (each on a free port with --port 0), keeps its
+// apps in <apps-dir>/robot-<i> and is named <robot-name>-<i>; the robots share
+// the machine's venv template and wheel cache (runtime/daemon/apps).
 
 interface Flags {
   sim?: boolean;
@@ -21,6 +25,7 @@ interface Flags {
   startupApp?: string;
   python: string;
   offline?: boolean;
+  robots: string;
 }
 
 function number(value: string, flag: string, min: number): number {
@@ -77,6 +82,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
     .option('--offline', 'install apps without a package index (also automatic when PIP_NO_INDEX is set or the index does not answer within 3 s)')
+    .option('--robots <n>', 'simulate N robots in this process, on ports --port, --port + 1, … (all free ports with --port 0)', '1')
     .action((opts: Flags) => { flags = opts; });
   await parse(cmd, args);
   if (!flags) return EXIT.ok;
@@ -85,30 +91,50 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw new UserError('no hardware backend: robotctl only ships a simulated robot. Run `robotctl daemon --sim` (a real Reachy Mini runs its own daemon).');
   }
   const port = number(f.port, '--port', 0);
+  const robots = number(f.robots, '--robots', 1);
+  if (!Number.isInteger(robots) || robots > 5000) throw new UsageError(`--robots must be a whole number from 1 to 5000, got '${f.robots}'`);
+  if (port > 0 && port + robots - 1 > 65535) throw new UsageError(`--port ${port} with --robots ${robots} runs past port 65535`);
   const stopTimeoutMs = number(f.stopTimeout, '--stop-timeout', 0) * 1000;
   const home = io.env.HOME ?? homedir();
   const { defaultAppsDir } = await import('../../runtime/daemon/context.js');
   const { startDaemon } = await import('../../runtime/daemon/server.js');
   await warnOfflineWithoutWheel(io, f.offline === true);
-  const daemon = await startDaemon({
-    host: f.host, port, sim: true, robotName: f.robotName, stopTimeoutMs, python: f.python,
-    appsDir: f.appsDir ? resolve(io.cwd, f.appsDir) : defaultAppsDir(home, io.env),
+  const appsRoot = f.appsDir ? resolve(io.cwd, f.appsDir) : defaultAppsDir(home, io.env);
+  const base = {
+    host: f.host, sim: true as const, stopTimeoutMs, python: f.python,
     hubEndpoint: f.hub ?? io.env.HF_ENDPOINT ?? 'https://huggingface.co',
     // Same order as every hub call: HF_TOKEN, HF_TOKEN_PATH, $HF_HOME/token (`robotctl auth login`).
     hubToken: resolveToken({ env: io.env })?.token ?? null,
     ...(f.startupApp !== undefined ? { startupApp: f.startupApp } : {}),
     env: io.env,
     offline: f.offline === true,
-    log: (line) => io.err(`${line}\n`),
-  }).catch((err: unknown) => {
-    const code = (err as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new UserError(`port ${port} on ${f.host} is already in use (try --port 0)`);
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${f.host}:${port} (${code})`);
+  };
+  const running: { close(): Promise<void> }[] = [];
+  const closeAll = async (): Promise<void> => { await Promise.all(running.map((d) => d.close())); };
+  try {
+    for (let i = 0; i < robots; i++) {
+      const one = robots === 1;
+      const robotPort = port === 0 ? 0 : port + i;
+      const daemon = await startDaemon({
+        ...base, port: robotPort,
+        robotName: one ? f.robotName : `${f.robotName}-${i}`,
+        appsDir: one ? appsRoot : join(appsRoot, `robot-${i}`),
+        log: one ? (line) => io.err(`${line}\n`) : (line) => io.err(`[${f.robotName}-${i}] ${line}\n`),
+      }).catch((err: unknown) => {
+        const code = (err as { code?: string }).code;
+        if (code === 'EADDRINUSE') throw new UserError(`port ${robotPort} on ${f.host} is already in use (try --port 0)`);
+        if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${f.host}:${robotPort} (${code})`);
+        throw err;
+      });
+      running.push(daemon);
+      io.out(one ? `listening on ${daemon.url}\n` : `listening on ${daemon.url} (${f.robotName}-${i})\n`);
+    }
+  } catch (err) {
+    await closeAll();
     throw err;
-  });
-  io.out(`listening on ${daemon.url}\n`);
+  }
   const sig = await waitForSignal(io);
-  io.err(`${sig}: stopping the current app and closing\n`);
-  await daemon.close();
+  io.err(`${sig}: stopping the current app${robots === 1 ? '' : 's'} and closing\n`);
+  await closeAll();
   return EXIT.ok;
 }
