@@ -13,6 +13,7 @@ import { apply, type ApplyEvent } from '../../reconciler/apply.js';
 import { readState } from '../../state/file.js';
 import { QUIET_BODY as QUIET, makeApp } from '../helpers/python-apps.js';
 import { SECRET, config, pathApp, webhook } from './plan-fixtures.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // apply() for real: the embedded hub and a simulated daemon through the
 // drivers; the state file after every action; the start conflict resolved.
@@ -20,7 +21,9 @@ import { SECRET, config, pathApp, webhook } from './plan-fixtures.js';
 const USER = { name: 'alice', token: 'hf_alice_apply_token_1' };
 
 t.test('apply through the drivers', async (t) => {
-  const dir = t.testdir();
+  // Not t.testdir(): the daemon writes in its apps folder until its close, after tap's removal.
+  const scratch = fileScratch('apply-drivers');
+  const dir = scratch.dir;
   const hub = await startHub({ users: [USER] });
   const daemon = await startDaemon({ appsDir: join(dir, 'robot'), sim: true, port: 0, stopTimeoutMs: 3000 });
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
@@ -35,6 +38,7 @@ t.test('apply through the drivers', async (t) => {
     await hubClient.close();
     await daemon.close();
     await hub.close();
+    scratch.remove();
   });
   const statePath = join(dir, 'state.json');
   const run = async (cfg: Config, events: ApplyEvent[] = []) => {

@@ -7,6 +7,7 @@ import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { openStore } from '../../state/open.js';
 import { parseSpec } from '../../state/spec.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { fileScratch } from '../helpers/file-scratch.js';
 
 // kill -9 of a process that holds the state lock, on each backend, then a
 // run that proceeds without a person: the local lock names a dead pid on this
@@ -19,6 +20,8 @@ const noPg = postgresMissing();
 
 let hub: RunningHub;
 let pg: TestPostgres | null = null;
+// The local state's folder: the holder process creates the file in it.
+const scratch = fileScratch('kill-holder');
 t.before(async () => {
   hub = await startHub({ users: [USER] });
   if (!noPg) pg = await startPostgres();
@@ -26,6 +29,7 @@ t.before(async () => {
 t.teardown(async () => {
   await hub.close();
   await pg?.stop();
+  scratch.remove();
 });
 
 function startHolder(spec: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
@@ -48,7 +52,7 @@ async function killNine(child: ChildProcess): Promise<void> {
 }
 
 const cases: [string, () => string, NodeJS.ProcessEnv, RegExp | null, string | false][] = [
-  ['local', () => join(t.testdirName, 'state.json'), {}, /^Broke the stale state lock of pid \d+ on host \S+ \(apply since \S+\): that process no longer runs\.$/, false],
+  ['local', () => join(scratch.dir, 'state.json'), {}, /^Broke the stale state lock of pid \d+ on host \S+ \(apply since \S+\): that process no longer runs\.$/, false],
   ['postgres', () => pg?.url ?? '', {}, null, noPg ?? false],
   // On this host the dead pid is seen at once; from another host the lease's expiry decides (backends.test.ts).
   ['hub', () => 'hub:alice/killed-state', {}, /^Took over the state lock of pid \d+ on host \S+ \(apply since \S+\): that process no longer runs\.$/, false],
