@@ -1,24 +1,14 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { bin, runInProcess } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
+import { portFree } from '../helpers/ports.js';
 
 // Issue 16: `robotctl daemon --sim --robots N` simulates a fleet in one
 // process: each robot its own port, name, apps folder and state.
-
-async function portFree(port: number): Promise<boolean> {
-  const srv = createServer();
-  const ok = await new Promise<boolean>((resolve) => {
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => resolve(true));
-  });
-  if (ok) await new Promise<void>((r) => srv.close(() => r()));
-  return ok;
-}
 
 t.test('--robots 3: three robots, each with its own port, name, apps folder and pose; SIGTERM closes all', async (t) => {
   const dir = t.testdir();

@@ -14,3 +14,12 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
 }
+
+/** Nobody listens on the loopback port any more (a server was closed, a child exited). */
+export async function portFree(port: number): Promise<boolean> {
+  const srv = createServer();
+  return new Promise((resolve) => {
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}

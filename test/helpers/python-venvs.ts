@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { packagePath } from '../../lib/paths.js';
 import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
+import { acquireLock, LockError } from '../../state/lock.js';
 import { temporaryVenv } from '../../cli/app/venv.js';
 
 // Python virtual environments cost up to 100 s to build on a loaded 2-core
@@ -38,35 +39,23 @@ function contentHash(root: string): string {
 /** Shared base venvs of `app check` (pass as ROBOTCTL_CHECK_VENV_CACHE). */
 export const CHECK_VENV_CACHE = join(tmpdir(), `robotctl-test-venvs-${contentHash(STAND_IN)}`);
 
-const LOCK = join(tmpdir(), 'robotctl-test-venvs.lock');
+// One builder at a time across processes (two tap runs at once), with the
+// project's own state lock (state/lock.ts): atomic, and a dead builder's lock
+// is broken at once. Both venvs are content-keyed and land by rename, so a
+// builder stuck for 10 minutes is not waited for any longer: build anyway.
+const LOCK_FOR = join(tmpdir(), 'robotctl-test-venvs-build');
 const STALE_MS = 10 * 60_000;
 
-function holderGone(): boolean {
-  try {
-    const pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
-    process.kill(pid, 0);
-    return Date.now() - statSync(LOCK).mtimeMs > STALE_MS;
-  } catch {
-    return true;
-  }
-}
-
-/** One builder at a time across processes (two tap runs at once): a lock folder holding the builder's pid. */
 async function withLock(fn: () => Promise<void>): Promise<void> {
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      if (holderGone()) rmSync(LOCK, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  writeFileSync(join(LOCK, 'pid'), String(process.pid));
+  const lock = await acquireLock(LOCK_FOR, { timeoutMs: STALE_MS, pollMs: 200, operation: 'build the test venvs', noun: 'test venv lock' })
+    .catch((err: unknown) => {
+      if (err instanceof LockError) return null;
+      throw err;
+    });
   try {
     await fn();
   } finally {
-    rmSync(LOCK, { recursive: true, force: true });
+    await lock?.release();
   }
 }
 

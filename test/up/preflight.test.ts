@@ -1,9 +1,8 @@
 import t from 'tap';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort, portFree } from '../helpers/ports.js';
 
 // `robotctl up` checks what the robots' Python apps need before it starts
 // anything: python3, its venv module, and (offline) the wheel package as a
@@ -40,14 +39,6 @@ function script(path: string, body: string): string {
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
   chmodSync(path, 0o755);
   return path;
-}
-
-async function portFree(port: number): Promise<boolean> {
-  const s = createServer();
-  return new Promise((resolve) => {
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
 }
 
 interface Case { name: string; env: (dir: string) => NodeJS.ProcessEnv; message: (dir: string) => string }

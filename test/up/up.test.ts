@@ -1,12 +1,13 @@
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort, portFree } from '../helpers/ports.js';
+import { alive } from '../helpers/processes.js';
 import { until } from '../helpers/wait.js';
 import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
@@ -52,23 +53,6 @@ function processesUnder(dir: string): number[] {
     }
   }
   return out;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function portFree(port: number): Promise<boolean> {
-  const s: Server = createServer();
-  return new Promise((resolve) => {
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
 }
 
 t.test('up starts everything, the robots run their active apps, its hint works as written, Ctrl-C stops all', { timeout: 300_000 }, async (t) => {
