@@ -8,9 +8,6 @@ import { gitUser } from '../hub/git-helpers.js';
 // The Space author's loop end to end: `git push` to the embedded hub, the
 // hub's delivery reaches the agent, the robot reinstalls and restarts the app.
 
-// Two pip installs: minutes on a loaded 2-core machine.
-t.setTimeout(600_000);
-
 let loop: Loop;
 let a: TestAgent | null = null;
 t.teardown(async () => {

@@ -5,9 +5,6 @@ import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli.js';
 import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
-// About a dozen pip runs: give the file room on a loaded 2-core box.
-t.setTimeout(600_000);
-
 // One base venv shared by the whole run (ROBOTCTL_CHECK_VENV_CACHE, built by
 // tap's before script); each check still installs and uninstalls in its own
 // temporary venv.

@@ -10,9 +10,6 @@ import { gitUser } from '../hub/git-helpers.js';
 // The Space author's loop: `app create --publish` leaves a folder whose git
 // remote is the Space; edit, commit, `git push`, and the hub delivers the push.
 
-// app check builds a venv and installs the app: minutes on a loaded machine.
-t.setTimeout(600_000);
-
 t.test('app create --publish sets origin to the Space; git push redeploys through the webhook', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'robotctl-publish-remote-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));

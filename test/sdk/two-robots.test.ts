@@ -10,8 +10,6 @@ import { until } from '../helpers/wait.js';
 // page on a free port of its own (ROBOTCTL_APP_SETTINGS_URL), reported as its
 // custom_app_url. No app here binds 8042 or talks to 127.0.0.1:8000.
 
-t.setTimeout(600_000);
-
 interface Robot { daemon: RunningDaemon; client: DaemonClient }
 
 async function robot(t: Test, apps: string[]): Promise<Robot> {
