@@ -8,7 +8,6 @@ import { AppManager } from './apps/manager.js';
 import { ensureVenv, existingVenv, type Venv } from './apps/venv.js';
 import type { OpsDeps } from './apps/operations.js';
 import { hubSpaceSource } from './apps/hub.js';
-import { createHubClient } from '../../drivers/hub/client.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { indexModeCache } from './apps/package-index.js';
 import { clearRunning, selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
@@ -87,8 +86,9 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   let chain: Promise<unknown> = Promise.resolve();
-  let hub: HubClient | null = null;
-  const hubClient = (): HubClient => (hub ??= createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' }));
+  let hub: Promise<HubClient> | null = null;
+  const hubClient = (): Promise<HubClient> => (hub ??= import('../../drivers/hub/client.js').then(({ createHubClient }) =>
+    createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' })));
   const ctx: DaemonContext = {
     opts, robot, store, abort, log, marker, noteRunning, dropRunningNote,
     jobs: new JobRegistry(),
@@ -111,11 +111,15 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     ops: {
       store, venv, existingVenv: existing, signal: abort.signal, marker: `${marker}/tool`,
       env: opts.env ?? process.env, indexMode: indexModeCache(opts.env ?? process.env, { offline: opts.offline === true }),
-      spaces: () => hubSpaceSource(hubClient()),
+      spaces: () => hubSpaceSource(hubClient),
       isBusy: (name) => ctx.apps.isBusy(name),
     },
     installed: async () => store.installed(await sitePackages()),
-    closeHub: async () => { await hub?.close(); hub = null; },
+    closeHub: async () => {
+      const made = hub;
+      hub = null;
+      await (await made)?.close();
+    },
     serial: <T>(work: () => Promise<T>): Promise<T> => {
       const next = chain.then(work, work);
       chain = next.catch(() => {});

@@ -1,5 +1,5 @@
 import { behaveLikeRealDaemon } from './like-real.js';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
 import { errorMessage } from '../../lib/errors.js';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
@@ -15,9 +15,10 @@ import { moveRoutes } from './routes/move.js';
 import { stateRoutes } from './routes/state.js';
 import { dashboardRoutes } from './dashboard-route.js';
 import { reapLeftovers } from './apps/running-record.js';
-import { killAll } from './apps/proc.js';
+import { killAll, spawnedAny } from './apps/proc.js';
 import { sdkWsRoutes } from './sdk-ws/route.js';
 import { managedByRoutes } from './managed-by.js';
+import { buildLazySerializer, buildSharedValidator } from './route-compilers.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
 // around a simulated robot. buildDaemon() makes the app (tests inject into
@@ -31,6 +32,8 @@ export interface RunningDaemon {
   stats(): { requests: number; writes: number };
 }
 
+type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     daemon: DaemonContext;
@@ -40,7 +43,16 @@ declare module 'fastify' {
 /** The fastify app, not listening. The robot loop runs from ready to close. */
 export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance> {
   const ctx = createContext(opts);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true,
+    // fastify's types have a compiler take a bare schema; it is given the route's definition (fastify/lib/validation.js).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildSharedValidator as unknown as Compilers['buildValidator'],
+        buildSerializer: buildLazySerializer as unknown as Compilers['buildSerializer'],
+      },
+    },
+  });
   app.decorate('daemon', ctx);
   await app.register(websocket);
   installErrorHandlers(app);
@@ -60,7 +72,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     ctx.abort.abort();
     await ctx.apps.shutdown();
     // Whatever this daemon spawned and is still there (pip, a stray child) goes with it.
-    killAll({ marker: ctx.marker });
+    if (spawnedAny(ctx.marker)) killAll({ marker: ctx.marker });
     await ctx.dropRunningNote();
   });
   app.addHook('onClose', async () => {

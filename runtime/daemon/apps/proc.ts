@@ -8,6 +8,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export const MARKER_VAR = 'ROBOTCTL_DAEMON_INSTANCE';
 
+/** The daemon markers (the part before the first '/') this process has spawned a command or an app under. */
+const spawnedUnder = new Set<string>();
+
+/** The environment a spawned process gets to carry marker; notes that this process spawned under it. */
+export function markerEnv(marker: string): Record<string, string> {
+  spawnedUnder.add(marker.split('/', 1)[0] ?? marker);
+  return { [MARKER_VAR]: marker };
+}
+
+/**
+ * Whether this process ever spawned anything under the daemon marker: a
+ * daemon that never ran pip or an app has nothing to kill at close and skips
+ * the scan of every process's environment (1,000 simulated robots closing).
+ */
+export function spawnedAny(marker: string): boolean {
+  return spawnedUnder.has(marker.split('/', 1)[0] ?? marker);
+}
+
 export interface ProcInfo {
   pid: number;
   ppid: number;

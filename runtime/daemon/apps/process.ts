@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { killAll, MARKER_VAR } from './proc.js';
+import { killAll, markerEnv } from './proc.js';
 import { splitLines } from './line-splitter.js';
 
 // One app process: `<python> -u -m <pkg>.main`, in its own process group
@@ -24,7 +24,7 @@ export class AppProcess {
 
   constructor(python: string, module: string, opts: { env: NodeJS.ProcessEnv; cwd: string; marker: string; onLine: (stream: 'stdout' | 'stderr', line: string) => void }) {
     this.marker = opts.marker;
-    const env = { ...opts.env, [MARKER_VAR]: opts.marker };
+    const env = { ...opts.env, ...markerEnv(opts.marker) };
     this.child = spawn(python, ['-u', '-m', module], { cwd: opts.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.pipe('stdout', opts.onLine);
     this.pipe('stderr', opts.onLine);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MARKER_VAR } from './proc.js';
+import { markerEnv } from './proc.js';
 import { splitLines } from './line-splitter.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
@@ -46,7 +46,7 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     // one of ours, removed when it ends: a pip killed mid-build cannot clean up.
     const scratch = mkdtempSync(join(base.TMPDIR || tmpdir(), 'robotctl-run-'));
     const dropScratch = (): void => rmSync(scratch, { recursive: true, force: true });
-    const env = { ...base, TMPDIR: scratch, ...(opts.marker ? { [MARKER_VAR]: opts.marker } : {}) };
+    const env = { ...base, TMPDIR: scratch, ...(opts.marker ? markerEnv(opts.marker) : {}) };
     const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const onAbort = (): void => killGroup(child.pid);
     opts.signal?.addEventListener('abort', onAbort, { once: true });

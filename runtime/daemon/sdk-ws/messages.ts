@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
 
 // Client → server messages of /ws/sdk (spec reachy-sdk-ws.md, "Client →
 // server"), validated once per frame by one ajv discriminated union. Types
@@ -78,7 +79,16 @@ export type ClientMessage =
   | { type: 'set_head_tracking'; enabled: boolean; weight?: number }
   | { type: (typeof SILENT_TYPES)[number] };
 
-const validate: ValidateFunction = new Ajv({ discriminator: true, allErrors: false }).compile(schema);
+let compiled: ValidateFunction | null = null;
+
+/** Loaded and compiled on the first frame: a daemon starts without ajv, and most robots of a fleet never see an SDK client. */
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    compiled = new Ajv({ discriminator: true, allErrors: false }).compile(schema);
+  }
+  return compiled;
+}
 
 export type Parsed = { ok: true; msg: ClientMessage } | { ok: false; error: string };
 
@@ -90,6 +100,7 @@ export function parseClientMessage(text: string): Parsed {
   } catch {
     return { ok: false, error: `not JSON: ${text.slice(0, 80)}` };
   }
+  const validate = validator();
   if (!validate(data)) {
     const e = validate.errors?.[0];
     return { ok: false, error: `${e?.instancePath || '/'} ${e?.message ?? 'invalid'}: ${text.slice(0, 80)}` };
