@@ -1,27 +1,39 @@
-// Receiver requests/s against a bare node:http JSON server (same run, same
-// client), and p99 latency at a fixed 1,000 requests/s. The load generator
-// runs in a child process (this file with --client) so it does not share the
-// servers' event loop. Build first: it imports ../dist.
-import { createServer } from 'node:http';
+// Receiver requests/s on unique deliveries (every body different, as real
+// deliveries are; identical bodies would be answered by the dedupe cache),
+// side by side with a bare node:http server, fastify and FastAPI+uvicorn doing
+// the least equivalent work (bench/lib/receiver-peers.mjs), all driven by the
+// same client; CPU time per request of each server; p99 latency at a fixed
+// 1,000 requests/s. The load generator runs in a child process (this file with
+// --client) so it does not share the servers' event loop. Build first: it
+// imports ../dist.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { figure } from './lib/figures.mjs';
+import { bareServer, fastapiServer, fastifyServer } from './lib/receiver-peers.mjs';
 
 const self = fileURLToPath(import.meta.url);
-const PAYLOAD = {"event":{"action":"update","scope":"repo.content"},"repo":{"type":"space","name":"Wauplin/gradio-user-history","id":"651311c46de9c503f3f34a9e","private":false,"subdomain":"wauplin-gradio-user-history","url":{"web":"https://huggingface.co/spaces/Wauplin/gradio-user-history","api":"https://huggingface.co/api/spaces/Wauplin/gradio-user-history"},"headSha":"5e7f29fffcc579cb52539fddb14a1a4f85f39e44","owner":{"id":"6273f303f6d63a28483fde12"}},"webhook":{"id":"65a14fd933eca76f4639fc84","version":3},"updatedRefs":[{"ref":"refs/pr/5","oldSha":null,"newSha":"227c78346870a85e5de4fff8a585db68df975406"}]};
 const SECRET = 'bench-secret';
+const ROUNDS = 5;
+const SECONDS = 2;
 
 if (process.argv[2] === '--client') await client(JSON.parse(process.argv[3]));
 else await main();
 
 // ---- load generator (child) ----
+// A push to a Space as the Hub sends it; headSha and newSha differ per delivery.
+function delivery(sha) {
+  return `{"event":{"action":"update","scope":"repo.content"},"repo":{"type":"space","name":"Wauplin/gradio-user-history","id":"651311c46de9c503f3f34a9e","private":false,"subdomain":"wauplin-gradio-user-history","url":{"web":"https://huggingface.co/spaces/Wauplin/gradio-user-history","api":"https://huggingface.co/api/spaces/Wauplin/gradio-user-history"},"headSha":"${sha}","owner":{"id":"6273f303f6d63a28483fde12"}},"webhook":{"id":"65a14fd933eca76f4639fc84","version":3},"updatedRefs":[{"ref":"refs/heads/main","oldSha":"5e7f29fffcc579cb52539fddb14a1a4f85f39e44","newSha":"${sha}"}]}`;
+}
+
 async function client({ url, mode, seconds, rate }) {
   const { Pool } = await import('undici');
   const pool = new Pool(url, { connections: 8, pipelining: 8 });
   const headers = { 'content-type': 'application/json', 'x-webhook-secret': SECRET };
+  const prefix = randomBytes(8).toString('hex');
   let n = 0;
-  // Every body differs (like real deliveries), so dedupe never short-cuts.
   const send = async () => {
-    const body = JSON.stringify({ ...PAYLOAD, seq: n++, run: process.pid });
+    const body = delivery(`${prefix}${(n++).toString(16).padStart(24, '0')}`);
     const started = performance.now();
     const res = await pool.request({ path: '/webhooks/bench', method: 'POST', headers, body });
     await res.body.text();
@@ -66,66 +78,76 @@ function runClient(args) {
 }
 
 // ---- servers (parent) ----
-function bareServer() {
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const text = JSON.stringify({ repo: payload.repo.name });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
-  })));
-}
-
 async function receiverServer() {
   const { createReceiver } = await import('../dist/runtime/receiver/index.js');
   const receiver = createReceiver({ port: 0, secret: SECRET, env: {}, log: () => {} });
   receiver.add(function bench(payload) { return { repo: payload.repo.name }; });
   const { url } = await receiver.start();
-  return { url, close: () => receiver.close() };
+  const cpu = process.cpuUsage;
+  return { url, cpuMicros: () => { const u = cpu(); return u.user + u.system; }, close: () => receiver.close() };
+}
+
+/** One throughput run: requests/s and the server's CPU µs per request. */
+async function measure(server, seconds = SECONDS) {
+  const before = server.cpuMicros();
+  const res = await runClient({ url: server.url, mode: 'throughput', seconds });
+  return { rps: res.rps, cpu: (server.cpuMicros() - before) / res.done };
+}
+
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
 
 async function main() {
-  const bare = await bareServer();
-  const recv = await receiverServer();
-  // Warm up both, then alternate short rounds: other load on the machine
-  // drifts, so each ratio compares two runs taken back to back.
-  await runClient({ url: bare.url, mode: 'throughput', seconds: 1 });
-  await runClient({ url: recv.url, mode: 'throughput', seconds: 1 });
-  const rounds = [];
-  const cpu = { bare: [], receiver: [] };
-  for (let round = 0; round < 6; round++) {
-    const r = {};
-    for (const which of round % 2 === 0 ? ['bare', 'receiver'] : ['receiver', 'bare']) {
-      const before = process.cpuUsage();
-      const res = await runClient({ url: (which === 'bare' ? bare : recv).url, mode: 'throughput', seconds: 2 });
-      const used = process.cpuUsage(before);
-      // This process only runs the servers, so its CPU time per request is
-      // their cost, whatever else the machine is doing.
-      cpu[which].push((used.user + used.system) / res.done);
-      r[which] = res.rps;
+  const servers = { bare: await bareServer(SECRET), receiver: await receiverServer(), fastify: await fastifyServer(SECRET) };
+  const fastapi = await fastapiServer(SECRET);
+  try {
+    for (const s of [...Object.values(servers), fastapi].filter(Boolean)) await measure(s, 1); // warm-up
+    // Short rounds in rotating order: other load on the machine drifts, so
+    // each ratio compares runs taken back to back.
+    const names = Object.keys(servers);
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const r = {};
+      for (let i = 0; i < names.length; i++) {
+        const name = names[(i + round) % names.length];
+        r[name] = await measure(servers[name]);
+      }
+      if (fastapi && round % 2 === 0) r.fastapi = await measure(fastapi);
+      rounds.push(r);
     }
-    rounds.push(r);
+    const latency = await runClient({ url: servers.receiver.url, mode: 'latency', seconds: 5, rate: 1000 });
+    report(rounds, latency, fastapi !== null);
+  } finally {
+    for (const s of [...Object.values(servers), fastapi].filter(Boolean)) await s.close();
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const best = { bare: median(rounds.map((r) => r.bare)), receiver: median(rounds.map((r) => r.receiver)) };
-  const ratioMedian = median(rounds.map((r) => (100 * r.receiver) / r.bare));
-  const cpuPer = { bare: median(cpu.bare), receiver: median(cpu.receiver) };
-  const latency = await runClient({ url: recv.url, mode: 'latency', seconds: 5, rate: 1000 });
-  await bare.close();
-  await recv.close();
-  console.log(`bare node:http requests/s: ${Math.round(best.bare)} req/s (baseline, median of 6 rounds)`);
-  console.log(`receiver requests/s: ${Math.round(best.receiver)} req/s (target ≥ 80% of bare, median of 6 rounds)`);
-  console.log(`receiver vs bare: ${ratioMedian.toFixed(1)} % (target ≥ 80 %, median of back-to-back pairs)`);
-  console.log(`bare node:http CPU per request: ${cpuPer.bare.toFixed(1)} µs (baseline)`);
-  console.log(`receiver CPU per request: ${cpuPer.receiver.toFixed(1)} µs (target ≤ 125% of bare)`);
-  console.log(`receiver capacity vs bare (CPU): ${((100 * cpuPer.bare) / cpuPer.receiver).toFixed(1)} % (target ≥ 80 %)`);
-  console.log(`receiver p50 latency at 1000 req/s: ${latency.p50.toFixed(2)} ms (target none)`);
-  console.log(`receiver p99 latency at 1000 req/s: ${latency.p99.toFixed(2)} ms (target < 5 ms)`);
+}
+
+function report(rounds, latency, haveFastapi) {
+  const of = (name, key) => rounds.filter((r) => r[name]).map((r) => r[name][key]);
+  const rps = (name) => median(of(name, 'rps'));
+  const cpu = (name) => median(of(name, 'cpu'));
+  const vsBare = median(rounds.map((r) => (100 * r.receiver.rps) / r.bare.rps));
+  const vsFastify = median(rounds.map((r) => r.receiver.rps / r.fastify.rps));
+  const per = `median of ${ROUNDS} rounds of ${SECONDS} s, unique deliveries`;
+  figure({ name: 'receiver requests/s', value: Math.round(rps('receiver')), unit: 'req/s', note: per });
+  figure({ name: 'bare node:http requests/s (same work)', value: Math.round(rps('bare')), unit: 'req/s', note: per });
+  figure({ name: 'fastify requests/s (same work)', value: Math.round(rps('fastify')), unit: 'req/s', note: per });
+  figure({ name: 'receiver vs bare node:http', value: vsBare, unit: '%', target: '≥ 80', ok: vsBare >= 80, note: 'median of back-to-back pairs' });
+  figure({
+    name: 'receiver vs fastify', value: vsFastify, unit: '×', note: `the node:http receiver is ${vsFastify >= 1 ? 'faster: kept' : 'SLOWER: fastify would be faster'}`,
+  });
+  figure({ name: 'bare node:http CPU per request', value: cpu('bare'), unit: 'µs' });
+  figure({ name: 'receiver CPU per request', value: cpu('receiver'), unit: 'µs', note: `bare / receiver = ${((100 * cpu('bare')) / cpu('receiver')).toFixed(0)} %` });
+  figure({ name: 'fastify CPU per request', value: cpu('fastify'), unit: 'µs' });
+  if (haveFastapi) {
+    const x = rps('receiver') / rps('fastapi');
+    figure({ name: 'FastAPI+uvicorn requests/s (same work)', value: Math.round(rps('fastapi')), unit: 'req/s' });
+    figure({ name: 'FastAPI+uvicorn CPU per request', value: cpu('fastapi'), unit: 'µs' });
+    figure({ name: 'receiver vs FastAPI+uvicorn', value: x, unit: '×', target: '≥ 5', ok: x >= 5 });
+  } else {
+    figure({ name: 'receiver vs FastAPI+uvicorn', value: 0, unit: '×', target: '≥ 5', note: 'skipped: apt-get install python3-fastapi python3-uvicorn' });
+  }
+  figure({ name: 'receiver p50 latency at 1,000 req/s', value: latency.p50, unit: 'ms' });
+  figure({ name: 'receiver p99 latency at 1,000 req/s', value: latency.p99, unit: 'ms', target: '< 5', ok: latency.p99 < 5 });
 }

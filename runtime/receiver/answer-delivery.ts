@@ -3,7 +3,7 @@ import type { WebhookHandler } from './types.js';
 import type { WebhookPayload } from './payload.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { describeEvent, type LiveDelivery } from './delivery-log.js';
-import { runHandler, type HandlerOutcome } from './run-handler.js';
+import { runHandler, type HandlerOutcome, type HandlerRun } from './run-handler.js';
 import { receiverErrors } from './errors.js';
 import { sendJson } from './send-json.js';
 
@@ -18,19 +18,28 @@ export interface Delivery {
 
 const ACCEPTED = '{"status":"accepted"}';
 
-/** Dispatch a valid delivery: answer a repeat from memory, else run the handler (202 if slow). */
-export async function answerDelivery(res: ServerResponse, d: Delivery, dc: DeliveryContext): Promise<void> {
-  const { event, repo } = describeEvent(d.payload);
+/**
+ * Dispatch a valid delivery: answer a repeat from memory, else run the
+ * handler (202 if slow). Synchronous for a synchronous handler; a promise
+ * only when the handler returned one.
+ */
+export function answerDelivery(res: ServerResponse, d: Delivery, dc: DeliveryContext): void | Promise<void> {
   const seen = dc.dedupe.get(d.key);
   if (seen) {
     const status = seen.state === 'done' ? seen.status : 202;
     sendJson(res, status, seen.state === 'done' ? seen.body : ACCEPTED);
-    dc.deliveries.add({ endpoint: d.endpoint, event, repo, status, outcome: 'duplicate' }, d.arrived);
+    dc.deliveries.add({ endpoint: d.endpoint, ...describeEvent(d.payload), status, outcome: 'duplicate' }, d.arrived);
     return;
   }
   dc.dedupe.set(d.key, { state: 'running' });
   const ctx = { headers: d.headers, endpoint: d.endpoint, deliveryKey: d.key };
-  const run = await runHandler(d.handler, d.payload, ctx, dc.slowHandlerMs);
+  const run = runHandler(d.handler, d.payload, ctx, dc.slowHandlerMs);
+  if (run instanceof Promise) return run.then((r) => answerRun(res, r, d, dc));
+  answerRun(res, run, d, dc);
+}
+
+function answerRun(res: ServerResponse, run: HandlerRun, d: Delivery, dc: DeliveryContext): void {
+  const { event, repo } = describeEvent(d.payload);
   if (!run.slow) {
     const status = run.outcome.ok ? 200 : 500;
     sendJson(res, status, run.outcome.ok ? run.outcome.body : receiverErrors.handlerFailed().body);

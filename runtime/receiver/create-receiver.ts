@@ -40,10 +40,10 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
   let server: Server | null = null;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
-    const path = (req.url ?? '/').split('?', 1)[0] as string;
+    const path = pathOf(req.url);
     const handler = handlers.get(path);
     if (handler) {
-      if (req.method === 'POST') return handleDelivery(req, res, path, handler, dc);
+      if (req.method === 'POST') return handleDelivery(req, res, path, handler, dc, (err) => internalError(res, err, log));
       return sendJson(res, 405, receiverErrors.methodNotAllowed().body, { allow: 'POST' });
     }
     const byMethod = routes.get(path);
@@ -59,7 +59,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
     const crossSite = crossSiteReason(req.method ?? 'GET', req.headers);
     if (crossSite) {
       const e = receiverErrors.crossSite(crossSite);
-      log(`refused ${req.method ?? ''} ${(req.url ?? '/').split('?', 1)[0] ?? '/'}: ${e.body.error ?? ''}`);
+      log(`refused ${req.method ?? ''} ${pathOf(req.url)}: ${e.body.error ?? ''}`);
       return sendJson(res, e.status, e.body);
     }
     try {
@@ -119,6 +119,12 @@ function listen(server: Server, port: number, host: string): Promise<number> {
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
 }
 
 function sendHtml(res: ServerResponse, html: string): void {

@@ -13,22 +13,31 @@ import type { DeliveryContext } from './delivery-context.js';
 /**
  * One POST to an endpoint: verify secret → read body → parse payload → dispatch.
  * The secret is checked first, so an unauthenticated sender learns nothing
- * about the body rules and its body is never read.
+ * about the body rules and its body is never read. Callbacks rather than
+ * promises on this path (every delivery takes it); whatever throws on the way
+ * goes to `fail`, which answers 500.
  */
-export async function handleDelivery(req: IncomingMessage, res: ServerResponse, endpoint: string, handler: WebhookHandler, dc: DeliveryContext): Promise<void> {
+export function handleDelivery(
+  req: IncomingMessage, res: ServerResponse, endpoint: string, handler: WebhookHandler, dc: DeliveryContext, fail: (err: unknown) => void,
+): void {
   const arrived = Date.now();
   const refused = precheck(req, dc);
   if (refused) return reject(res, endpoint, refused, dc, arrived);
-  const read = await readBody(req, dc.maxBodyBytes);
-  if (!read.ok) {
-    if (read.reason === 'aborted') return;
-    // Close rather than drain a body that may be huge.
-    return reject(res, endpoint, receiverErrors.bodyTooLarge(dc.maxBodyBytes), dc, arrived, { connection: 'close' });
-  }
-  const parsed = parseBody(read.body);
-  if (!parsed.ok) return reject(res, endpoint, parsed.error, dc, arrived);
-  const key = deliveryKey(endpoint, read.body);
-  await answerDelivery(res, { endpoint, handler, payload: parsed.payload, key, headers: req.headers, arrived }, dc);
+  readBody(req, dc.maxBodyBytes, (read) => {
+    try {
+      if (!read.ok) {
+        // Close rather than drain a body that may be huge.
+        return reject(res, endpoint, receiverErrors.bodyTooLarge(dc.maxBodyBytes), dc, arrived, { connection: 'close' });
+      }
+      const parsed = parseBody(read.body);
+      if (!parsed.ok) return reject(res, endpoint, parsed.error, dc, arrived);
+      const key = deliveryKey(endpoint, read.body);
+      const answered = answerDelivery(res, { endpoint, handler, payload: parsed.payload, key, headers: req.headers, arrived }, dc);
+      if (answered) answered.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
+  });
 }
 
 function precheck(req: IncomingMessage, dc: DeliveryContext): ReceiverError | null {

@@ -1,32 +1,31 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' };
+
+const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 
 /**
- * Read the whole request body, stopping at maxBytes. A declared
- * content-length over the limit is refused before reading anything; the rest
- * of an oversized body is left for node:http to discard.
+ * Read the whole request body, stopping at maxBytes, and call `done` once. A
+ * declared content-length over the limit is refused before reading anything;
+ * the rest of an oversized body is left for node:http to discard. A callback
+ * rather than a promise, on every delivery's path: a request the client
+ * aborts never ends, so `done` is simply never called and nothing waits on it.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: BodyResult): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish({ ok: false, reason: 'too-large' });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
-    const onAbort = (): void => finish({ ok: false, reason: 'aborted' });
-    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    done(TOO_LARGE);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    if (size > maxBytes) return; // already refused; the rest is discarded
+    size += chunk.length;
+    if (size > maxBytes) done(TOO_LARGE);
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size <= maxBytes) done({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
   });
 }

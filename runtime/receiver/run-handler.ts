@@ -11,9 +11,10 @@ export type HandlerRun = { slow: false; outcome: HandlerOutcome } | { slow: true
 /**
  * Run a handler; if it has not settled after slowMs, hand back the promise of
  * its outcome instead so the caller can answer 202 at once. A synchronous
- * handler never arms a timer (the common fast path).
+ * handler gets its run back synchronously, with no promise and no timer (the
+ * common fast path).
  */
-export async function runHandler(handler: WebhookHandler, payload: WebhookPayload, ctx: HandlerContext, slowMs: number): Promise<HandlerRun> {
+export function runHandler(handler: WebhookHandler, payload: WebhookPayload, ctx: HandlerContext, slowMs: number): HandlerRun | Promise<HandlerRun> {
   const started = performance.now();
   let value: unknown;
   try {
@@ -22,6 +23,10 @@ export async function runHandler(handler: WebhookHandler, payload: WebhookPayloa
     return { slow: false, outcome: failure(err, started) };
   }
   if (!isThenable(value)) return { slow: false, outcome: success(value, started) };
+  return raceSlow(value, started, slowMs);
+}
+
+async function raceSlow(value: PromiseLike<unknown>, started: number, slowMs: number): Promise<HandlerRun> {
   const finished = Promise.resolve(value).then((v) => success(v, started), (err: unknown) => failure(err, started));
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<'slow'>((resolve) => {

@@ -2,6 +2,8 @@ import t from 'tap';
 import { createReceiver, type WebhookPayload } from '../../runtime/receiver/index.js';
 import { fixtures, fixture } from './fixtures.js';
 import { Readable } from 'node:stream';
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { get, post, postStream, startReceiver } from './helpers.js';
 
 t.test('the spec fixtures reach the handler; its return value is the answer', async (t) => {
@@ -90,6 +92,20 @@ t.test('413 over the body limit, declared or streamed', async (t) => {
   const chunked = await postStream(`${small.url}/webhooks/hook`, stream);
   t.equal(chunked.status, 413);
   t.equal((await post(`${url}/webhooks/hook`, fixtures.prOpened)).status, 200, 'still serving after a 413');
+});
+
+t.test('a delivery aborted mid-body is dropped: no handler run, no record, still serving', async (t) => {
+  let calls = 0;
+  const { url, receiver } = await startReceiver(t, {}, (r) => r.add(function hook() { calls++; return 'ok'; }));
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write(`POST /webhooks/hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n${fixtures.prOpened.slice(0, 100)}`);
+  socket.destroy();
+  await once(socket, 'close');
+  t.equal((await post(`${url}/webhooks/hook`, fixtures.prOpened)).status, 200);
+  t.equal(calls, 1, 'only the complete delivery ran');
+  t.same(receiver.deliveries.map((d) => d.outcome), ['ok'], 'the aborted one left no record');
 });
 
 t.test('405 on GET, 404 elsewhere', async (t) => {
