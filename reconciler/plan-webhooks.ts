@@ -104,6 +104,7 @@ function matchKey(url: string | null, watched: WatchedItem[], domains: WebhookDo
 
 /** An unowned hub webhook equal to the spec in everything but enabled (the hub creates enabled). */
 function findAdoptable(spec: WebhookSpec, index: Map<string, HubWebhook[]>, claimed: Set<string>): HubWebhook | undefined {
+  if (index.size === 0) return undefined;
   const candidates = index.get(matchKey(spec.url, spec.watched, spec.domains, spec.secret)) ?? [];
   return candidates.find((h) => !claimed.has(h.id) && (h.jobSourceId === undefined || h.jobSourceId === spec.jobId));
 }

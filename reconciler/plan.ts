@@ -41,18 +41,37 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const all: Action[] = [...hub.actions, ...robotActions];
   refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
-  return {
+  const p: Plan = {
     format_version: '2.1',
     actions,
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
     unreachable,
     hubError: observed.hub.ok ? null : observed.hub.error,
-    observedDigest: observationDigest(observed, desired, salt),
-    desiredDigest: desiredDigest(desired, salt, specHashes),
+    observedDigest: '',
+    desiredDigest: '',
     secretSalt: salt,
     targets: [...targets],
     summary: summarise(actions),
   };
+  // Only a saved or JSON plan shows the digests; a printed plan never pays for
+  // them (the secret fingerprints are a deliberately slow scrypt).
+  lazyField(p, 'observedDigest', () => observationDigest(observed, desired, salt));
+  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, specHashes));
+  return p;
+}
+
+/** `key` computed on first read, then a plain value; still enumerable, so copies and JSON see it. */
+function lazyField<K extends 'observedDigest' | 'desiredDigest'>(p: Plan, key: K, compute: () => Plan[K]): void {
+  Object.defineProperty(p, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = compute();
+      Object.defineProperty(p, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set: (value: Plan[K]) => Object.defineProperty(p, key, { value, enumerable: true, configurable: true, writable: true }),
+  });
 }
 
 export function summarise(actions: Action[]): PlanSummary {

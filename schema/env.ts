@@ -67,13 +67,21 @@ export function substituteDocument(doc: Document, env: NodeJS.ProcessEnv): Findi
   return findings;
 }
 
-/** The same on the fast reader's data; BAIL when a value's new type is not certain without YAML. */
-export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv): Finding[] | Bail {
+/**
+ * The same on the fast reader's data; BAIL when a value's new type is not certain without YAML.
+ * `where` receives the value each finding is about, whose position the fast reader knows.
+ */
+export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv, where?: Map<Finding, Dollar>): Finding[] | Bail {
   const findings: Finding[] = [];
+  // Thousands of webhooks usually share a few texts (`${WEBHOOK_SECRET}`).
+  const seen = new Map<string, Substitution>();
   for (const d of dollars) {
-    const s = substitute(String((d.parent as Record<string | number, unknown>)[d.key]), env);
+    const text = String((d.parent as Record<string | number, unknown>)[d.key]);
+    let s = seen.get(text);
+    if (!s) seen.set(text, (s = substitute(text, env)));
     const found = problems(s, d.path);
     findings.push(...found);
+    for (const f of found) where?.set(f, d);
     if (found.length) continue;
     const value = s.replaced && d.plain ? plainRetype(s.value) : s.value;
     if (value === BAIL) return BAIL;

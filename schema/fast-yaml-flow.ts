@@ -11,11 +11,17 @@ export interface Dollar {
   path: Segment[];
   /** Unquoted: a substituted number or boolean takes its type. */
   plain: boolean;
+  /** Where the value starts (1-based), for a diagnostic without the position reader. */
+  line: number;
+  column: number;
 }
 
 export interface Context {
   dollars: Dollar[];
   maxDepth: number;
+  /** The line being read: its number (1-based) and length, to turn an index in its tail into a column. */
+  line: number;
+  lineLength: number;
 }
 
 type Container = Value[] | { [key: string]: Value };
@@ -39,9 +45,10 @@ export function inlineValue(s: string, ctx: Context, path: Segment[], key: strin
   return v === BAIL ? BAIL : [v, true];
 }
 
-/** Records a string value with `$` in it. */
-export function noteDollar(ctx: Context, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
-  if (typeof value === 'string' && value.includes('$')) ctx.dollars.push({ parent, key, path: [...path, key], plain });
+/** Records a string value with `$` in it; `s` is the tail of the line the value starts in, at `s[i]`. */
+export function noteDollar(ctx: Context, at: { s: string; i: number }, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
+  if (typeof value !== 'string' || !value.includes('$')) return;
+  ctx.dollars.push({ parent, key, path: [...path, key], plain, line: ctx.line, column: ctx.lineLength - at.s.length + at.i + 1 });
 }
 
 // Paths are built only where a collection may hold a `$` value.
@@ -64,8 +71,7 @@ function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: nu
     const q = quoted(s, i);
     return q === BAIL ? BAIL : [q[0], q[1], false];
   }
-  let j = i;
-  while (j < s.length && !',[]{}#'.includes(s[j] as string) && !(s[j] === ':' && ' ,]}'.includes(s[j + 1] ?? ' '))) j++;
+  const j = plainEnd(s, i);
   if (s[j] === '#' || '[{'.includes(s[j] ?? '')) return BAIL;
   const text = s.slice(i, j).trim();
   if (text === '') return BAIL;
@@ -73,12 +79,26 @@ function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: nu
   return v === BAIL ? BAIL : [v, j, true];
 }
 
+/** Where a plain scalar in flow ends: at `,[]{}#` or a `:` followed by a space, `,`, `]`, `}` or the end. */
+function plainEnd(s: string, i: number): number {
+  let j = i;
+  for (; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 44 || c === 91 || c === 93 || c === 123 || c === 125 || c === 35) break;
+    if (c === 58) {
+      const n = s.charCodeAt(j + 1);
+      if (Number.isNaN(n) || n === 32 || n === 44 || n === 93 || n === 125) break;
+    }
+  }
+  return j;
+}
+
 function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const out: Value[] = [];
   for (i = skip(s, i); s[i] !== ']'; ) {
     const r = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
     if (r === BAIL) return BAIL;
-    noteDollar(ctx, out, out.length, path, r[0], r[2]);
+    noteDollar(ctx, { s, i }, out, out.length, path, r[0], r[2]);
     out.push(r[0]);
     i = skip(s, r[1]);
     if (s[i] === ',') i = skip(s, i + 1);
@@ -98,7 +118,7 @@ function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: num
     const r = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
     if (r === BAIL) return BAIL;
     out[key] = r[0];
-    noteDollar(ctx, out, key, path, r[0], r[2]);
+    noteDollar(ctx, { s, i: at }, out, key, path, r[0], r[2]);
     i = skip(s, r[1]);
     if (s[i] === ',') i = skip(s, i + 1);
     else if (s[i] !== '}') return BAIL;

@@ -15,11 +15,16 @@ const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const RARE = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$)/;
 // Characters that start something else than a plain scalar, or may.
 const INDICATOR = /^(?:[&*!|>%@`'"#,[\]{}]|[-?:](?:\s|$))/;
+// First letters of the null and boolean words (null, Null, NULL, true, …, FALSE).
+const NON_STRING_START = new Set(['n', 'N', 't', 'T', 'f', 'F']);
 /** A plain key the fast reader accepts: a name-like text that resolves to a string. */
 export const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_ ./-]*$/;
 
 /** The value of a plain scalar (already trimmed), as yaml's core schema resolves it. */
 export function resolvePlain(text: string): Value | Bail {
+  // Most values and keys start with a letter that begins no null, boolean or
+  // number (a URL, `space:…`, `repo`, a name): a string, with no regex run.
+  if (/[A-Za-z_]/.test(text[0] ?? '') && !NON_STRING_START.has(text[0] as string)) return text;
   if (NULL.test(text)) return null;
   if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
   if (INDICATOR.test(text) || RARE.test(text)) return BAIL;

@@ -1,5 +1,5 @@
 import { BAIL, plainKey, quoted, type Bail, type Value } from './fast-yaml-scalar.js';
-import { inlineValue, noteDollar, type Dollar } from './fast-yaml-flow.js';
+import { inlineValue, noteDollar, type Context, type Dollar } from './fast-yaml-flow.js';
 import { MAX_DEPTH } from './depth.js';
 import type { Segment } from './yaml-doc.js';
 
@@ -31,11 +31,13 @@ interface Pending {
 
 export function fastParse(text: string): FastParse | undefined {
   if (/[\t\r\uFEFF]/.test(text)) return undefined;
-  const ctx = { dollars: [] as Dollar[], maxDepth: MAX_DEPTH };
+  const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, line: 0, lineLength: 0 };
   const root: { [key: string]: Value } = {};
   const stack: Frame[] = [];
   let pending: Pending | undefined;
   for (const line of text.split('\n')) {
+    ctx.line += 1;
+    ctx.lineLength = line.length;
     const c = indentOf(line);
     if (c === line.length || line[c] === '#') continue;
     if (c === 0 && /^(?:---|\.\.\.|%)/.test(line)) return undefined;
@@ -87,7 +89,7 @@ function setValue(frame: Frame, key: string | number, value: Value): void {
 }
 
 /** One line in a block collection: `key: value`, `key:`, `- value`. */
-function entry(top: Frame, s: string, ctx: { dollars: Dollar[]; maxDepth: number }, depth: number): Pending | undefined | Bail {
+function entry(top: Frame, s: string, ctx: Context, depth: number): Pending | undefined | Bail {
   let key: string | number;
   let rest: string;
   if (Array.isArray(top.node)) {
@@ -104,7 +106,7 @@ function entry(top: Frame, s: string, ctx: { dollars: Dollar[]; maxDepth: number
   const v = inlineValue(rest, ctx, top.path, key, depth);
   if (v === BAIL) return BAIL;
   setValue(top, key, v[0]);
-  noteDollar(ctx, top.node, key, top.path, v[0], v[1]);
+  noteDollar(ctx, { s: rest, i: 0 }, top.node, key, top.path, v[0], v[1]);
   return undefined;
 }
 

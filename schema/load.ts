@@ -47,6 +47,7 @@ function readError(err: unknown): string {
 function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessEnv): LoadResult {
   const fast = fastRead(text, env);
   if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env);
+  if (fast?.located) return fail(label, fast.located);
   // A problem, or YAML the fast reader is not sure of: read again keeping positions.
   const read = positionRead(text, env);
   if ('problems' in read) return fail(label, read.problems);

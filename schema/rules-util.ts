@@ -10,13 +10,16 @@ export function record(v: unknown): Data | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Data) : undefined;
 }
 
+/** The entries of `v` whose values are maps (a plain loop: it runs over every webhook several times). */
 export function entries(v: unknown): [string, Data][] {
   const r = record(v);
-  if (!r) return [];
-  return Object.entries(r).flatMap(([k, x]) => {
-    const d = record(x);
-    return d ? [[k, d] as [string, Data]] : [];
-  });
+  const out: [string, Data][] = [];
+  if (!r) return out;
+  for (const k of Object.keys(r)) {
+    const d = record(r[k]);
+    if (d) out.push([k, d]);
+  }
+  return out;
 }
 
 export function has(d: Data, key: string): boolean {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { fastParse } from '../schema/fast-yaml.js';
+import { yamlLib } from '../schema/yaml-lib.js';
 
 // One top-level block of robot.yaml (`state:`, `hub:`), read before and apart
 // from the whole file (`state show` and `state unlock` work while the rest is
@@ -8,7 +8,7 @@ import { fastParse } from '../schema/fast-yaml.js';
 // comment, so the block is the lines from its key to the next key, and only
 // they are parsed: a 50,000-webhook file is not parsed twice. Anything else
 // (flow style at the top, documents, anchors, a key written twice…) is read
-// by the full YAML parser.
+// by the full YAML parser, loaded only then.
 
 const KEY_LINE = /^[A-Za-z_][A-Za-z0-9_-]*:(?=\s|$)/;
 
@@ -25,7 +25,7 @@ export function readTopLevel(configFile: string, key: string): unknown {
   const fast = block === undefined ? undefined : fastParse(block);
   if (fast) return fast.data[key];
   try {
-    const doc = parseYaml(text) as unknown;
+    const doc = yamlLib().parse(text) as unknown;
     return typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>)[key] : undefined;
   } catch {
     return null; // broken: the loader reports it where it matters

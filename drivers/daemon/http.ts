@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from './undici.js';
 import { DaemonError, codeFor } from './errors.js';
 import { networkFailure, statusFailure } from '../../lib/retry.js';
 

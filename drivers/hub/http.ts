@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici.js';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';
 import { errorCode, networkFailure, realClock, retrying, statusFailure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { fastRead, positionRead } from '../../schema/read-paths.js';
 import { fastParse } from '../../schema/fast-yaml.js';
+import { Locator } from '../../schema/yaml-locate.js';
 
 // The fast reader (no positions) and the position reader (yaml's Document)
 // must agree: same data, same findings, wherever the fast one answers; and it
@@ -23,6 +24,10 @@ function same(t: Test, text: string, label: string, vars: NodeJS.ProcessEnv): bo
   if ('problems' in slow) return true;
   t.strictSame(fast.data, slow.data, `${label}: same data`);
   t.strictSame(fast.findings, slow.findings, `${label}: same findings`);
+  if (fast.located) {
+    const locator = new Locator(slow.parsed);
+    t.strictSame(fast.located, slow.findings.map((f) => locator.locate(f)), `${label}: same lines and columns`);
+  }
   return true;
 }
 
@@ -35,6 +40,38 @@ t.test('fixtures and examples: identical findings on both paths', async (t) => {
   }
   t.ok(answered >= 60, `the fast reader answered for ${answered} files`);
   t.ok(fastRead(readFileSync(join(dirs[1] as string, 'fleet.yaml'), 'utf8'), env), 'fleet.yaml takes the fast path');
+});
+
+t.test('unset variables are placed by the fast reader exactly where the position reader places them', async (t) => {
+  const lines = [
+    'version: 1',
+    'webhooks:',
+    '  a:',
+    '    url: https://x.org/${HOST}/a   # note',
+    "    watched: [space:demo/app, 'user:${WHO}', { type: model, name: \"${M}\" }]",
+    '    secret: ${S1}${S2}',
+    '  b:',
+    '    url: https://x.org/b',
+    '    watched:',
+    '      - ${H}',
+  ];
+  const text = `${lines.join('\n')}\n`;
+  const fast = fastRead(text, {});
+  t.ok(fast?.located, 'the fast reader places them');
+  t.equal(fast?.located?.length, 6, 'one per unset variable');
+  same(t, text, 'unset variables', {});
+  const col = (line: number, s: string): [number, number] => [line, (lines[line - 1] ?? '').indexOf(s) + 1];
+  const expected = [col(4, 'https'), col(5, "'user"), col(5, '"${M}'), col(6, '${S1'), col(6, '${S1'), col(10, '${H}')];
+  t.strictSame(fast?.located?.map((l) => [l.line, l.column]), expected, 'at the start of each value');
+  const fleet = fastRead(readFileSync(join(dirs[1] as string, 'fleet.yaml'), 'utf8'), {});
+  t.ok(fleet?.located, 'fleet.yaml without WEBHOOK_SECRET: placed without the position reader');
+  same(t, readFileSync(join(dirs[1] as string, 'fleet.yaml'), 'utf8'), 'fleet.yaml, no env', {});
+});
+
+t.test('any other finding beside an unset variable: no fast placement', async (t) => {
+  const fast = fastRead('version: 1\nwebhooks:\n  a:\n    url: ${U}\n    colour: blue\n', {});
+  t.ok(fast, 'the fast reader reads it');
+  t.equal(fast?.located, undefined, 'the unknown key needs the position reader');
 });
 
 // Random documents in the styles people write, with texts chosen to sit on
@@ -82,13 +119,13 @@ function nested(head: string, v: Tree, indent: string, comment: boolean): string
 
 t.test('random documents: the fast reader gives yaml\'s data or does not answer', async (t) => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.constantFrom(...KEYS), tree), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom('1', 'abc', '', ' 5', '#c', 'a: b', 'true', '3.5'), (entries, comment, x) => {
+    fc.property(fc.array(fc.tuple(fc.constantFrom(...KEYS), tree), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom('1', 'abc', '', ' 5', '#c', 'a: b', 'true', '3.5', undefined), (entries, comment, x) => {
       const text = `${block({ kind: 'map', entries, flow: false }, '', comment).join('\n')}\n`;
       const fast = fastParse(text);
       const doc = parseDocument(text, { uniqueKeys: true });
       if (doc.errors.length || doc.warnings.length) return fast === undefined;
       if (fast) t.strictSame(fast.data, doc.toJS({ maxAliasCount: 100 }), text);
-      same(t, text, text, { X: x });
+      same(t, text, text, x === undefined ? {} : { X: x });
       return true;
     }),
     { numRuns: 1500, seed: 1612 },

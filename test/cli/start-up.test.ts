@@ -1,0 +1,71 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { embeddedHub } from '../helpers/servers.js';
+import { repoRoot } from '../helpers/cli.js';
+
+// What a command loads is part of its speed: a valid robot.yaml (even with an
+// unset ${VAR}, validate's warning) never loads the yaml library, and plan
+// loads the parts of undici the drivers use, not its index (fetch, WebSocket,
+// caches…). Checked on the built CLI in a child process, by the CommonJS
+// modules it ended with.
+
+const USER = { name: 'alice', token: 'hf_startup_token' };
+
+interface Loaded {
+  code: number;
+  modules: string[];
+}
+
+/** Runs `robotctl …args` in a child node and lists the CommonJS modules it loaded. */
+function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<Loaded> {
+  const script = `import('./dist/cli/main.js').then((m) => m.main(${JSON.stringify(args)})).then((code) => {
+    process.stdout.write('\\n' + JSON.stringify({ code, modules: Object.keys(require.cache) }));
+  });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: repoRoot, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out.slice(out.lastIndexOf('\n') + 1)) as Loaded);
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+const yamlLib = (m: string): boolean => m.includes('/node_modules/yaml/');
+const undiciIndex = (m: string): boolean => m.endsWith('/node_modules/undici/index.js');
+
+t.test('validate of examples/fleet.yaml with an unset variable loads no yaml library and no undici', async (t) => {
+  const r = await loadedBy(['validate', '-f', 'examples/fleet.yaml'], {});
+  t.equal(r.code, 0, 'valid, with warnings');
+  t.same(r.modules.filter(yamlLib), [], 'no yaml');
+  t.same(r.modules.filter((m) => m.includes('/node_modules/undici/')), [], 'no undici');
+});
+
+t.test('validate of a broken file still loads yaml for its positions', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'robot.yaml'), 'version: 1\nwebhooks:\n  a:\n    url: https://x.org/a\n    colour: blue\n');
+  const r = await loadedBy(['validate', '-f', join(dir, 'robot.yaml')], {});
+  t.equal(r.code, 1, 'invalid');
+  t.ok(r.modules.some(yamlLib), 'yaml is loaded to place the error');
+});
+
+t.test('plan against the embedded hub loads undici\'s parts, not its index', async (t) => {
+  const hub = await embeddedHub(t, { users: [USER] });
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'robot.yaml'), 'version: 1\nwebhooks:\n  a:\n    url: https://x.org/a\n    watched: [user:alice]\n    secret: ${S}\n');
+  const r = await loadedBy(['plan', '-f', join(dir, 'robot.yaml')], { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, S: 'startup-secret' });
+  t.equal(r.code, 2, 'one webhook to create');
+  t.ok(r.modules.some((m) => m.includes('/node_modules/undici/lib/dispatcher/agent.js')), 'the agent is loaded');
+  t.same(r.modules.filter(undiciIndex), [], 'undici\'s index is not');
+  t.same(r.modules.filter(yamlLib), [], 'no yaml either');
+});
