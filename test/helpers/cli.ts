@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from '../../lib/io.js';
 import { main } from '../../cli/main.js';
+import { until } from './wait.js';
 
 export const repoRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 export const bin = join(repoRoot, 'bin', 'robotctl.js');
@@ -52,4 +53,53 @@ export async function runInProcess(
   };
   const code = await main(args, io);
   return { code, stdout, stderr };
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Any command to its exit, output collected (`bash -c …` of a README hint, the bin with a bare env). */
+export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface LongRunning {
+  child: ChildProcess;
+  /** stdout and stderr as they arrived, interleaved. */
+  output(): string;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+  /** Until the output holds `marker` (or the process ended), at most `ms`. */
+  waitFor(marker: string, ms: number): Promise<unknown>;
+}
+
+/**
+ * `robotctl …args` left running (`up`, `agent`), with exactly `env` (no
+ * NO_COLOR or inherited variable added); killed at the test's teardown if it
+ * is still running.
+ */
+export function spawnLongRunning(t: { teardown(fn: () => void): void }, args: string[], env: NodeJS.ProcessEnv): LongRunning {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let all = '';
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); all += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { err += d.toString(); all += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  return {
+    child, exited, output: () => all, stdout: () => out, stderr: () => err,
+    waitFor: (marker, ms) => until(() => all.includes(marker) || child.exitCode !== null, ms, marker),
+  };
 }

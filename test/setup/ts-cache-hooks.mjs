@@ -1,8 +1,10 @@
 // Module hooks for the test processes: TypeScript transpiled once per
 // content and kept on disk, so each of the suite's ~120 test processes reads
 // compiled JavaScript instead of starting TypeScript (about 2 s of CPU per
-// process with ts-node, a third of the suite's time). Transpile only, like
-// tap's own ts-node setup: `npm run typecheck` checks the types.
+// process with ts-node, a third of the suite's time). This is the suite's
+// only TypeScript loader (.taprc drops tap's @tapjs/typescript plugin).
+// Transpile only, like tap's own ts-node setup: `npm run typecheck` checks
+// the types.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,10 +1,8 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, repoRoot } from '../helpers/cli.js';
+import { spawnLongRunning } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
-import { until } from '../helpers/wait.js';
 
 // `up` says what the robots run, not what the file wants: when the active
 // app cannot be installed (here its Space does not exist on the embedded
@@ -30,16 +28,12 @@ receiver:
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WEBHOOK_SECRET: 'not-running-secret' };
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;
-  const child = spawn(process.execPath, [bin, 'up', '-f', file, '--hub-port', '0'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stdout += d.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  await until(() => stdout.includes('Ctrl-C stops everything') || child.exitCode !== null, 120_000, 'the ready block');
+  const up = spawnLongRunning(t, ['up', '-f', file, '--hub-port', '0'], env);
+  await up.waitFor('Ctrl-C stops everything', 120_000);
+  const stdout = up.output();
   t.match(stdout, /robotctl up: ready \(first run: [a-z_ ]+; see the fleet page\)\n/, stdout);
   t.ok(stdout.includes(`    desk   http://127.0.0.1:${ports.desk}/  (simulated, no app running; missing_app should run: see the fleet page)\n`), 'the robot line says nothing runs');
   t.notMatch(stdout, /runs missing_app/);
-  child.kill('SIGINT');
-  t.equal(await exited, 0);
+  up.child.kill('SIGINT');
+  t.equal(await up.exited, 0);
 });

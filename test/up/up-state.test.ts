@@ -1,11 +1,9 @@
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { bin, repoRoot, runCli } from '../helpers/cli.js';
-import { until } from '../agent/fixture.js';
+import { runCli, spawnLongRunning } from '../helpers/cli.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 // `up` keeps its state where the file's `state:` block says, like plan and
@@ -48,13 +46,9 @@ for (const [kind, block, where, skip] of cases) {
     const data = join(dir, 'data');
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WEBHOOK_SECRET: 'up-state-secret' };
     for (const k of ['HF_TOKEN', 'HF_ENDPOINT', 'ROBOTCTL_STATE']) delete env[k];
-    const child = spawn(process.execPath, [bin, 'up', '-f', file, '--data', data, '--hub-port', '0'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-    await until(() => out.includes('robotctl up: ready') || child.exitCode !== null, 90_000, 'robotctl up: ready');
+    const up = spawnLongRunning(t, ['up', '-f', file, '--data', data, '--hub-port', '0'], env);
+    await up.waitFor('robotctl up: ready', 90_000);
+    const out = up.output();
     t.match(out, /robotctl up: ready/, 'up is ready');
     t.match(out, where, 'up says where the state is');
     t.notOk(existsSync(join(dir, '.robotctl', 'state.json')), 'no local state file');
@@ -65,8 +59,8 @@ for (const [kind, block, where, skip] of cases) {
     const plan = await runCli(['plan', '-f', file], { env: { PATH: process.env.PATH ?? '', HOME: dir, WEBHOOK_SECRET: 'up-state-secret' }, cwd: dir });
     t.equal(plan.code, 0, plan.stderr);
     t.match(plan.stdout, /No changes/, 'plan in another terminal reads the same state');
-    child.kill('SIGINT');
-    t.equal(await exited, 0, 'Ctrl-C stops it cleanly');
-    t.notMatch(out, /while stopping/, 'the state store closed with the rest');
+    up.child.kill('SIGINT');
+    t.equal(await up.exited, 0, 'Ctrl-C stops it cleanly');
+    t.notMatch(up.output(), /while stopping/, 'the state store closed with the rest');
   });
 }

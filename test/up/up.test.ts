@@ -1,10 +1,10 @@
 import t from 'tap';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
+import { bin, runInProcess, runProcess, spawnLongRunning, type ProcessResult } from '../helpers/cli.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { freePort, portFree } from '../helpers/ports.js';
 import { alive } from '../helpers/processes.js';
@@ -65,17 +65,11 @@ t.test('up starts everything, the robots run their active apps, its hint works a
   delete env.WEBHOOK_SECRET;
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;
-  const child = spawn(process.execPath, [bin, 'up', '-f', file, '--hub-port', '0'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-
+  const up = spawnLongRunning(t, ['up', '-f', file, '--hub-port', '0'], env);
   // The ready block ends with the Ctrl-C line; it may arrive in several chunks.
-  await until(() => stdout.includes('Ctrl-C stops everything') || child.exitCode !== null, 120_000, 'robotctl up: ready');
-  t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${stderr}`);
+  await up.waitFor('Ctrl-C stops everything', 120_000);
+  const stdout = up.stdout();
+  t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${up.stderr()}`);
   t.notMatch(stdout, /Go to https:\/\/huggingface\.co\/settings\/webhooks/, 'up does not send the user to set up webhooks it creates itself');
   t.match(stdout, /are created and kept by this agent; nothing to set up by hand/);
   t.match(stdout, /  running install hello_app on desk\.\.\.\n/, 'the agent says what it starts');
@@ -85,7 +79,7 @@ t.test('up starts everything, the robots run their active apps, its hint works a
   const tokenFile = join(dir, '.robotctl', 'up', 'hub-token');
   t.equal(statSync(tokenFile).mode & 0o777, 0o600, 'token file is 0600');
   const token = readFileSync(tokenFile, 'utf8').trim();
-  t.notOk(stdout.includes(token) || stderr.includes(token), 'the token is never printed');
+  t.notOk(up.output().includes(token), 'the token is never printed');
   const hubUrl = /hub +(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
   const clone = join(dir, '.robotctl', 'up', 'clones', 'hello_app');
   const next = stdout.slice(stdout.indexOf('Next:'), stdout.indexOf('Ctrl-C stops everything'));
@@ -148,9 +142,9 @@ Or edit ${file}: a save is applied at once.
   await deskAgain.close();
   t.notMatch(readFileSync(join(clone, '.git', 'config'), 'utf8'), new RegExp(token), 'the clone keeps no token');
 
-  child.kill('SIGINT');
-  t.equal(await exited, 0, `exit 0\n${stdout.slice(-500)}\n${stderr}`);
-  t.match(stdout, /stopped\n$/);
+  up.child.kill('SIGINT');
+  t.equal(await up.exited, 0, `exit 0\n${up.stdout().slice(-500)}\n${up.stderr()}`);
+  t.match(up.stdout(), /stopped\n$/);
   t.same(apps.filter(alive), [], 'no app process survives');
   t.same(processesUnder(join(dir, '.robotctl')).filter(alive), [], 'nothing runs from the data folder');
   for (const port of Object.values(ports)) t.ok(await portFree(port), `port ${port} is free again`);
@@ -170,15 +164,8 @@ async function robotMoves(port: number): Promise<boolean> {
   return (await pose()) !== first;
 }
 
-function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return runProcess(process.execPath, [bin, ...args], env);
 }
 
 /** A folder with a \`robotctl\` that runs this clone's bin, as \`npm link\` makes one. */
@@ -189,15 +176,8 @@ function linkedBin(dir: string): string {
   return folder;
 }
 
-function runShell(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function runShell(script: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return runProcess('bash', ['-c', script], env);
 }
 
 t.test('a robot port in use is a clear error naming the robot and the port', async (t) => {
