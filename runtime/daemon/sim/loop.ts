@@ -3,6 +3,11 @@ import { performance } from 'node:perf_hooks';
 // A fixed-rate loop on setTimeout that schedules each tick against the ideal
 // timeline (not "now + period"), so timer lateness does not accumulate, and
 // records the measured periods to report jitter.
+//
+// A timer only fires after the event loop has handled every socket that was
+// ready, so a flood of requests delays it by a whole batch of them. The owner
+// therefore calls catchUp() as it handles a request: a tick that is due runs
+// there, late by one request at most, and the timer is re-armed for the next.
 
 export interface LoopStats {
   frequency_hz: number;
@@ -45,13 +50,26 @@ export class FixedRateLoop {
     return this.timer !== null;
   }
 
-  private schedule(): void {
-    const delay = Math.max(0, this.next - performance.now());
-    this.timer = setTimeout(() => this.run(), Math.floor(delay));
+  /** When the next tick is due, on performance.now()'s clock. */
+  get nextDeadline(): number {
+    return this.next;
   }
 
-  private run(): void {
+  /** Run the tick now if it is due (and the loop runs); else nothing. */
+  catchUp(): void {
+    if (this.timer === null) return;
     const now = performance.now();
+    if (now < this.next) return;
+    clearTimeout(this.timer);
+    this.run(now);
+  }
+
+  private schedule(): void {
+    const delay = Math.max(0, this.next - performance.now());
+    this.timer = setTimeout(() => this.run(performance.now()), Math.floor(delay));
+  }
+
+  private run(now: number): void {
     if (this.last > 0) this.periods[this.count++ % RING] = now - this.last;
     this.last = now;
     this.tick(now);

@@ -111,6 +111,7 @@ export class SimRobot {
   }
 
   setTarget(p: PartialTarget): SetTargetResult {
+    this.loop.catchUp(); // a flood of targets must not hold the control loop back
     if (this.move) return { status: 'ignored', reason: 'move_running' };
     const { target, clamped } = this.resolve(p);
     this.present = target;
@@ -119,6 +120,7 @@ export class SimRobot {
   }
 
   goto(p: PartialTarget, durationS: number, interpolation: Interpolation, kind = 'goto'): MoveHandle {
+    this.loop.catchUp();
     if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled by a new move');
     const { target, clamped } = this.resolve(p);
     let settle: (t: MoveEventType) => void = () => {};
