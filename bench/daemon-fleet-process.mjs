@@ -1,7 +1,9 @@
 // `robotctl daemon --sim --robots N`: a simulated fleet in one process.
 // For N robots: time until every robot listens, resident memory, and CPU
 // used while idle (all control loops running, no client). Target (issue 16):
-// 1,000 simulated robots fit on this 2-core machine.
+// 1,000 simulated robots fit on this 2-core machine. And one robot's
+// readiness: process start to its first answered request (median of 5,
+// target < 300 ms).
 // Build first: npm run build.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { figure } from './lib/figures.mjs';
 
 const bin = fileURLToPath(new URL('../bin/robotctl.js', import.meta.url));
 const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
@@ -44,7 +47,10 @@ async function run(n) {
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, 5000));
     const idleCore = (cpuSeconds(child.pid) - cpu0) / ((performance.now() - t0) / 1000);
-    console.log(`${String(n).padStart(5)} robots: all listening in ${(readyMs / 1000).toFixed(2)} s, RSS ${rssMiB(child.pid).toFixed(0)} MiB (${(rssMiB(child.pid) / n).toFixed(2)} MiB a robot), idle CPU ${(idleCore * 100).toFixed(1)}% of a core`);
+    const rss = rssMiB(child.pid);
+    figure({ name: `daemon --sim --robots ${n}: all listening`, value: readyMs / 1000, unit: 's', note: `start CPU ${cpu0.toFixed(1)} s` });
+    figure({ name: `daemon --sim --robots ${n}: RSS`, value: rss, unit: 'MiB', note: `${(rss / n).toFixed(2)} MiB a robot` });
+    figure({ name: `daemon --sim --robots ${n}: idle CPU`, value: idleCore * 100, unit: '% of a core' });
   } finally {
     const gone = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -53,5 +59,32 @@ async function run(n) {
   }
 }
 
-console.log(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+/** `robotctl daemon --sim` (one robot): ms from spawn to its first answered request, and the CPU it took. */
+async function ready() {
+  const dir = await mkdtemp(join(tmpdir(), 'robotctl-bench-ready-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, 'daemon', '--sim', '--port', '0', '--apps-dir', join(dir, 'apps')], {
+    env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`daemon exited with ${code}`)));
+      createInterface({ input: child.stdout }).on('line', (l) => { if (l.startsWith('listening on ')) resolve(l.slice('listening on '.length)); });
+    });
+    const res = await fetch(`${url}/api/daemon/status`);
+    await res.text();
+    return { ms: performance.now() - started, cpuMs: cpuSeconds(child.pid) * 1000 };
+  } finally {
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await gone;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const runs = [];
+for (let i = 0; i < 5; i++) runs.push(await ready());
+runs.sort((a, b) => a.ms - b.ms);
+const mid = runs[2];
+figure({ name: 'daemon --sim ready: process start to first answer (median of 5)', value: mid.ms, unit: 'ms', target: '< 300', ok: mid.ms < 300, note: `CPU ${mid.cpuMs.toFixed(0)} ms` });
 for (const n of [1, 100, 1000]) await run(n);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
 import { main } from '../dist/cli/main.js';
+import { figure } from './lib/figures.mjs';
 
 const ROBOTS = 50;
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-fleet-'));
@@ -83,15 +84,15 @@ try {
   const oneMs = await apply('one', 'app_b', one);
   await apply('fleet', 'app_a', daemons);
   const fleetMs = await apply('fleet', 'app_b', daemons);
-  console.log(`seed robot install of 2 apps: ${installMs.toFixed(0)} ms`);
-  console.log(`switch active app, 1 robot: ${oneMs.toFixed(0)} ms`);
-  console.log(`switch active app, ${ROBOTS} robots: ${fleetMs.toFixed(0)} ms`);
-  console.log(`fleet / one robot: ${(fleetMs / oneMs).toFixed(2)} x (target within 3x)`);
+  figure({ name: 'seed robot install of 2 apps', value: installMs, unit: 'ms' });
+  figure({ name: `switch active app, 1 robot (${ROBOTS} in-process daemons)`, value: oneMs, unit: 'ms' });
+  figure({ name: `switch active app, ${ROBOTS} robots (in-process daemons)`, value: fleetMs, unit: 'ms' });
+  figure({ name: `switch active app: ${ROBOTS} robots / 1 robot`, value: fleetMs / oneMs, unit: '×', target: '≤ 3', ok: fleetMs / oneMs <= 3 });
   const driftOne = await driftCheck('one', one);
   const driftFleet = await driftCheck('fleet', daemons);
-  console.log(`drift check, daemon calls per robot: ${driftFleet.callsPerRobot.toFixed(2)} (target 2; 1 robot: ${driftOne.callsPerRobot.toFixed(2)})`);
-  console.log(`drift check, CLI peak file descriptors: 1 robot ${driftOne.peak}, ${ROBOTS} robots ${driftFleet.peak} (shared bounded pool: 16 robots x 2 connections at most)`);
-  console.log(`drift check wall time: 1 robot ${driftOne.ms.toFixed(0)} ms, ${ROBOTS} robots ${driftFleet.ms.toFixed(0)} ms`);
+  figure({ name: `drift check of ${ROBOTS} daemons: calls per robot`, value: driftFleet.callsPerRobot, unit: 'calls/robot', target: '≤ 2', ok: driftFleet.callsPerRobot <= 2, note: `1 robot: ${driftOne.callsPerRobot.toFixed(2)}` });
+  figure({ name: `drift check of ${ROBOTS} daemons: CLI peak file descriptors`, value: driftFleet.peak, unit: 'fds', target: '< 64', ok: driftFleet.peak < 64, note: `1 robot: ${driftOne.peak}` });
+  figure({ name: `drift check of ${ROBOTS} daemons, wall`, value: driftFleet.ms, unit: 'ms', note: `1 robot: ${driftOne.ms.toFixed(0)} ms` });
 } finally {
   for (const d of daemons) await d.close();
   rmSync(dir, { recursive: true, force: true });

@@ -68,6 +68,42 @@ async function warnOfflineWithoutWheel(io: Io, offline: boolean): Promise<void> 
   void indexModeCache(io.env)().then((m) => { if (!m.online) warn(m.reason); });
 }
 
+interface RunningRobot {
+  url: string;
+  close(): Promise<void>;
+  stats(): { requests: number; writes: number };
+}
+
+/** Robots started at once: a robot's start waits on its files (the running note) as much as on the CPU. */
+const START_BATCH = 8;
+
+/**
+ * Starts robots 0..n-1, a batch at a time, reporting each in order once its
+ * batch is up. If one fails, every robot started so far is closed.
+ */
+async function startRobots(n: number, start: (i: number) => Promise<RunningRobot>, started: (d: RunningRobot, i: number) => void): Promise<RunningRobot[]> {
+  const running: RunningRobot[] = [];
+  for (let first = 0; first < n; first += START_BATCH) {
+    const batch = await Promise.allSettled(Array.from({ length: Math.min(START_BATCH, n - first) }, (_, k) => start(first + k)));
+    for (const r of batch) if (r.status === 'fulfilled') running.push(r.value);
+    const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await Promise.all(running.map((d) => d.close()));
+      throw failed.reason;
+    }
+    batch.forEach((r, k) => { if (r.status === 'fulfilled') started(r.value, first + k); });
+  }
+  return running;
+}
+
+/** `kill -USR2 <pid>`: how many requests the robots have answered so far (benchmarks count a client's calls per robot). */
+function reportRequestsOnSignal(io: Io, running: RunningRobot[]): void {
+  process.on('SIGUSR2', () => {
+    const total = running.reduce((sum, d) => { const s = d.stats(); return { requests: sum.requests + s.requests, writes: sum.writes + s.writes }; }, { requests: 0, writes: 0 });
+    io.err(`requests: ${total.requests} (${total.writes} writes) over ${running.length} robot${running.length === 1 ? '' : 's'}\n`);
+  });
+}
+
 export async function run(args: string[], io: Io): Promise<number> {
   let flags: Flags | null = null;
   const cmd = newCommand('daemon', io)
@@ -109,30 +145,26 @@ export async function run(args: string[], io: Io): Promise<number> {
     env: io.env,
     offline: f.offline === true,
   };
-  const running: { close(): Promise<void> }[] = [];
+  const startOne = (i: number): Promise<RunningRobot> => {
+    const one = robots === 1;
+    const robotPort = port === 0 ? 0 : port + i;
+    return startDaemon({
+      ...base, port: robotPort,
+      robotName: one ? f.robotName : `${f.robotName}-${i}`,
+      appsDir: one ? appsRoot : join(appsRoot, `robot-${i}`),
+      log: one ? (line) => io.err(`${line}\n`) : (line) => io.err(`[${f.robotName}-${i}] ${line}\n`),
+    }).catch((err: unknown) => {
+      const code = (err as { code?: string }).code;
+      if (code === 'EADDRINUSE') throw new UserError(`port ${robotPort} on ${f.host} is already in use (try --port 0)`);
+      if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${f.host}:${robotPort} (${code})`);
+      throw err;
+    });
+  };
+  const running = await startRobots(robots, startOne, (d, i) => {
+    io.out(robots === 1 ? `listening on ${d.url}\n` : `listening on ${d.url} (${f.robotName}-${i})\n`);
+  });
   const closeAll = async (): Promise<void> => { await Promise.all(running.map((d) => d.close())); };
-  try {
-    for (let i = 0; i < robots; i++) {
-      const one = robots === 1;
-      const robotPort = port === 0 ? 0 : port + i;
-      const daemon = await startDaemon({
-        ...base, port: robotPort,
-        robotName: one ? f.robotName : `${f.robotName}-${i}`,
-        appsDir: one ? appsRoot : join(appsRoot, `robot-${i}`),
-        log: one ? (line) => io.err(`${line}\n`) : (line) => io.err(`[${f.robotName}-${i}] ${line}\n`),
-      }).catch((err: unknown) => {
-        const code = (err as { code?: string }).code;
-        if (code === 'EADDRINUSE') throw new UserError(`port ${robotPort} on ${f.host} is already in use (try --port 0)`);
-        if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UserError(`cannot listen on ${f.host}:${robotPort} (${code})`);
-        throw err;
-      });
-      running.push(daemon);
-      io.out(one ? `listening on ${daemon.url}\n` : `listening on ${daemon.url} (${f.robotName}-${i})\n`);
-    }
-  } catch (err) {
-    await closeAll();
-    throw err;
-  }
+  reportRequestsOnSignal(io, running);
   const sig = await waitForSignal(io);
   io.err(`${sig}: stopping the current app${robots === 1 ? '' : 's'} and closing\n`);
   await closeAll();

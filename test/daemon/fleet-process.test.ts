@@ -42,6 +42,12 @@ t.test('--robots 3: three robots, each with its own port, name, apps folder and 
   t.same(await antennas(urls[0] ?? ''), [0.4, -0.4], 'robot 0 moved');
   t.same(await antennas(urls[1] ?? ''), before, 'robot 1 did not: each robot its own state');
 
+  // SIGUSR2: the requests the robots answered (what benchmarks count per robot), and the fleet keeps running.
+  child.kill('SIGUSR2');
+  await until(() => /requests: \d+/.test(stderr), 30_000, () => `a requests line (${stderr})`);
+  t.match(stderr, /^requests: 7 \(1 writes\) over 3 robots$/m, '3 status reads, 3 state reads, 1 set_target (the one write)');
+  t.equal((await fetch(`${urls[2]}/api/daemon/status`)).status, 200, 'still serving');
+
   child.kill('SIGTERM');
   t.equal(await exited, 0, stderr);
   for (const url of urls) t.ok(await portFree(Number(new URL(url).port)), `${url} is free again`);
