@@ -11,7 +11,7 @@
 // calls per robot, < 64 descriptors; 100 robots ≤ 3× one robot.
 // Build first: it imports ../dist. Cleans up its temp folder and children.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
 import { main } from '../dist/cli/main.js';
 import { figure } from './lib/figures.mjs';
+import { quietApp } from './lib/quiet-app.mjs';
 
 const ROBOTS = Number(process.env.FLEET_ROBOTS ?? 1000);
 const SWITCHED = Math.min(100, ROBOTS - 1);
@@ -32,14 +33,6 @@ function cpuOf(pid) {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 const rssMiB = (pid) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-
-function quietApp(name) {
-  const root = join(dir, name);
-  mkdirSync(join(root, name), { recursive: true });
-  writeFileSync(join(root, 'pyproject.toml'), `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`);
-  writeFileSync(join(root, name, '__init__.py'), '');
-  writeFileSync(join(root, name, 'main.py'), 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.1)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n');
-}
 
 function writeYaml(name, urls, active, parallelism) {
   const lines = ['version: 1', 'apps:', `  app_a: { path: ${join(dir, 'app_a')} }`, `  app_b: { path: ${join(dir, 'app_b')} }`, `active: ${active}`, 'robots:'];
@@ -120,8 +113,8 @@ async function apply(name, urls, active) {
 
 let fleet = null;
 try {
-  quietApp('app_a');
-  quietApp('app_b');
+  quietApp(dir, 'app_a');
+  quietApp(dir, 'app_b');
   await seed();
   fleet = startFleet();
   const t0 = performance.now();

@@ -5,26 +5,18 @@
 // drift check (`robotctl diff`, a child process) of the converged fleet:
 // daemon calls per robot (target 2) and the CLI's peak file descriptors
 // (target: O(parallelism), not O(robots)). Build first: it imports ../dist.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
 import { main } from '../dist/cli/main.js';
 import { figure } from './lib/figures.mjs';
+import { quietApp } from './lib/quiet-app.mjs';
 
 const ROBOTS = 50;
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-fleet-'));
 const daemons = [];
-
-function quietApp(name) {
-  const root = join(dir, name);
-  mkdirSync(join(root, name), { recursive: true });
-  writeFileSync(join(root, 'pyproject.toml'), `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`);
-  writeFileSync(join(root, name, '__init__.py'), '');
-  writeFileSync(join(root, name, 'main.py'), 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.1)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n');
-  return root;
-}
 
 function yaml(active, robots) {
   const lines = ['version: 1', 'apps:', `  app_a: { path: ${join(dir, 'app_a')} }`, `  app_b: { path: ${join(dir, 'app_b')} }`, `active: ${active}`, 'robots:'];
@@ -68,8 +60,8 @@ async function driftCheck(name, robots) {
 }
 
 try {
-  quietApp('app_a');
-  quietApp('app_b');
+  quietApp(dir, 'app_a');
+  quietApp(dir, 'app_b');
   const seedDir = join(dir, 'seed');
   const seed = await startDaemon({ appsDir: seedDir, sim: true, port: 0 });
   const installMs = await apply('seed', 'app_a', [seed]);
