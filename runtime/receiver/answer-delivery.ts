@@ -24,14 +24,13 @@ const ACCEPTED = '{"status":"accepted"}';
  * only when the handler returned one.
  */
 export function answerDelivery(res: ServerResponse, d: Delivery, dc: DeliveryContext): void | Promise<void> {
-  const seen = dc.dedupe.get(d.key);
+  const seen = dc.dedupe.claim(d.key);
   if (seen) {
     const status = seen.state === 'done' ? seen.status : 202;
     sendJson(res, status, seen.state === 'done' ? seen.body : ACCEPTED);
     dc.deliveries.add({ endpoint: d.endpoint, ...describeEvent(d.payload), status, outcome: 'duplicate' }, d.arrived);
     return;
   }
-  dc.dedupe.set(d.key, { state: 'running' });
   const ctx = { headers: d.headers, endpoint: d.endpoint, deliveryKey: d.key };
   const run = runHandler(d.handler, d.payload, ctx, dc.slowHandlerMs);
   if (run instanceof Promise) return run.then((r) => answerRun(res, r, d, dc));

@@ -6,15 +6,19 @@ interface Slot {
   expires: number;
 }
 
+const RUNNING: DedupeEntry = { state: 'running' };
+
 /**
  * Deliveries seen within the window. Keys also sit in arrival order in a
- * queue, so expiry only looks at its head (iterating a Map after many deletes
- * walks their holes, which showed in profiles). Bounded in count too, so a
- * flood of distinct bodies cannot grow memory without limit.
+ * queue beside their expiry times, so expiry compares a number at its head
+ * and touches the map only to drop (iterating a Map after many deletes walks
+ * their holes, which showed in profiles). Bounded in count too, so a flood of
+ * distinct bodies cannot grow memory without limit.
  */
 export class DedupeCache {
   private readonly slots = new Map<string, Slot>();
   private queue: string[] = [];
+  private expiries: number[] = [];
   private head = 0;
 
   constructor(
@@ -29,6 +33,13 @@ export class DedupeCache {
     return this.slots.get(key)?.entry;
   }
 
+  /** The entry of a delivery seen within the window; else undefined, and it is now remembered as running. */
+  claim(key: string): DedupeEntry | undefined {
+    const seen = this.get(key);
+    if (seen === undefined) this.set(key, RUNNING);
+    return seen;
+  }
+
   set(key: string, entry: DedupeEntry): void {
     if (this.windowMs <= 0) return;
     const slot = this.slots.get(key);
@@ -36,8 +47,10 @@ export class DedupeCache {
       slot.entry = entry;
       return;
     }
-    this.slots.set(key, { entry, expires: this.now() + this.windowMs });
+    const expires = this.now() + this.windowMs;
+    this.slots.set(key, { entry, expires });
     this.queue.push(key);
+    this.expiries.push(expires);
     while (this.slots.size > this.maxEntries) this.dropHead();
   }
 
@@ -49,18 +62,17 @@ export class DedupeCache {
 
   private expire(): void {
     const now = this.now();
-    while (this.head < this.queue.length) {
-      const slot = this.slots.get(this.queue[this.head] as string);
-      if (slot && slot.expires > now) break;
-      this.dropHead();
-    }
+    while (this.head < this.queue.length && (this.expiries[this.head] as number) <= now) this.dropHead();
   }
 
   private dropHead(): void {
-    const key = this.queue[this.head++];
-    if (key !== undefined) this.slots.delete(key);
+    const key = this.queue[this.head] as string;
+    const expires = this.expiries[this.head++];
+    // A key deleted and seen again since has a newer slot: leave that one.
+    if (this.slots.get(key)?.expires === expires) this.slots.delete(key);
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
+      this.expiries = this.expiries.slice(this.head);
       this.head = 0;
     }
   }
