@@ -7,13 +7,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, measureCli, ratio } from './lib/measure.mjs';
+import { load, measureCli } from './lib/measure.mjs';
+import { figure } from './lib/figures.mjs';
 import { SECRET_ENV, webhooksYaml } from './lib/robot-yaml.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
 const SIZES = [100, 1_000, 10_000, 50_000];
 const user = { name: 'bench', token: 'hf_bench_token' };
-const TARGET = { 10_000: ' (target < 500 ms)', 50_000: ' (target < 2000 ms, < 300 MB)' };
+const WALL_TARGET = { 10_000: 500, 50_000: 2000 };
+const PEAK_TARGET_MB = 300;
 
 // The hub's data file holding the same webhooks robot.yaml declares.
 function hubData(n) {
@@ -49,10 +51,23 @@ try {
           // As a user runs it: no --state (robot.yaml is read for a state: block), the state beside the file.
           const u = await measureCli([command, '-f', file], { env });
           if (u.code !== 2) throw new Error(`${command} of ${n} webhooks exited ${u.code} (expected 2: changes)`);
-          const step = previous ? ` (${ratio(previous.wallMs, u.wallMs)} per 10×)` : '';
-          const label = populated ? 'hub holds them (adopt)' : 'empty hub (create)';
-          console.log(`plan-diff-e2e ${command} ${n} webhooks, ${label}: ${u.wallMs.toFixed(0)} ms${TARGET[n] ?? ''}, cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB${step}`);
-          previous = u;
+          const label = `${command} ${n.toLocaleString('en')} webhooks, ${populated ? 'hub holds them (adopt)' : 'empty hub (create)'}`;
+          const wallTarget = WALL_TARGET[n];
+          figure({
+            name: `${label}, wall`, value: Math.round(u.wallMs), unit: 'ms',
+            ...(wallTarget ? { target: `< ${wallTarget}`, ok: u.wallMs < wallTarget } : {}),
+            note: `cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB`,
+          });
+          if (n === 50_000) figure({ name: `${label}, peak RSS`, value: Math.round(u.maxRssMb), unit: 'MB', target: `< ${PEAK_TARGET_MB}`, ok: u.maxRssMb < PEAK_TARGET_MB });
+          if (previous) {
+            const step = u.wallMs / previous.wallMs;
+            const span = n / previous.n;
+            figure({
+              name: `${label}, wall ratio to ${previous.n.toLocaleString('en')} (×${span} webhooks)`, value: step, unit: '×',
+              target: `≤ ${span}`, ok: step <= span, note: `cpu ×${(u.cpuMs / previous.cpuMs).toFixed(1)}`,
+            });
+          }
+          previous = { ...u, n };
         } finally {
           await hub.close();
         }

@@ -7,7 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, measureCli, processWallMs, ratio, root } from './lib/measure.mjs';
+import { spawnSync } from 'node:child_process';
+import { load, measureCli, median, processWallMs, root } from './lib/measure.mjs';
+import { figure } from './lib/figures.mjs';
 import { SECRET_ENV, webhooksYaml } from './lib/robot-yaml.mjs';
 
 const SIZES = [1_000, 4_000, 16_000];
@@ -16,8 +18,13 @@ try {
   console.log(`validate-scale (${load()})`);
   const fleet = join(root, 'examples', 'fleet.yaml');
   const startup = processWallMs(['validate', '-f', fleet], { env: SECRET_ENV });
+  // As the README runs it: WEBHOOK_SECRET unset, two warnings.
+  const unset = processWallMs(['validate', '-f', fleet], { env: { WEBHOOK_SECRET: '' } });
   const help = processWallMs(['--help']);
-  console.log(`validate-scale validate -f examples/fleet.yaml: ${startup.toFixed(0)} ms whole process (target < 100 ms; robotctl --help ${help.toFixed(0)} ms)`);
+  const bare = nodeStartMs();
+  const note = `robotctl --help ${help.toFixed(0)} ms, node -e 0 ${bare.toFixed(0)} ms (median of 7)`;
+  figure({ name: 'validate -f examples/fleet.yaml, whole process', value: Math.round(startup), unit: 'ms', target: '< 100', ok: startup < 100, note });
+  figure({ name: 'validate -f examples/fleet.yaml, WEBHOOK_SECRET unset, whole process', value: Math.round(unset), unit: 'ms', target: '< 100', ok: unset < 100, note });
   for (const unknownKey of [false, true]) {
     let previous;
     for (const n of SIZES) {
@@ -25,12 +32,27 @@ try {
       writeFileSync(file, webhooksYaml(n, { unknownKey }));
       const u = await measureCli(['validate', '-f', file], { env: SECRET_ENV });
       if (u.code !== (unknownKey ? 1 : 0)) throw new Error(`validate of ${n} entries exited ${u.code}`);
-      const step = previous ? ` (${ratio(previous.wallMs, u.wallMs)} wall, ${ratio(previous.cpuMs, u.cpuMs)} cpu per 4×)` : '';
-      const target = !unknownKey && n === 16_000 ? ' (target < 1000 ms)' : '';
-      console.log(`validate-scale ${n} entries ${unknownKey ? `with ${n} errors` : 'valid'}: ${u.wallMs.toFixed(0)} ms${target}, cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB${step}`);
+      const label = `validate ${n.toLocaleString('en')} entries ${unknownKey ? `with ${n.toLocaleString('en')} errors` : 'valid'}`;
+      const target = !unknownKey && n === 16_000 ? { target: '< 1000', ok: u.wallMs < 1000 } : {};
+      figure({ name: `${label}, wall`, value: Math.round(u.wallMs), unit: 'ms', ...target, note: `cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB` });
+      if (previous) {
+        const step = u.cpuMs / previous.cpuMs;
+        figure({ name: `${label}, cpu ratio per 4× entries`, value: step, unit: '×', target: '≤ 4 (linear)', ok: step <= 4, note: `wall ×${(u.wallMs / previous.wallMs).toFixed(1)}` });
+      }
       previous = u;
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** `node -e 0`: what any Node CLI pays before its first line runs. */
+function nodeStartMs() {
+  const times = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    times.push(performance.now() - t0);
+  }
+  return median(times);
 }

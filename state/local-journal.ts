@@ -14,9 +14,18 @@ import type { StateFile } from './types.js';
 // (O(1)); the journal is folded into state.json when it reaches a quarter of
 // the state (so the rewrites cost O(1) per action amortised) and at close.
 // A kill leaves the journal; the next locked read folds it in.
+// Group commit: records that arrive while a write is in flight (actions run
+// concurrently) are written and fsynced together by the next one; each
+// record resolves once its line, or a state holding it, is on disk.
 
 export const DIRECT_LIMIT = 100;
 const FOLD_FRACTION = 4;
+
+interface Waiter {
+  line: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 export function localJournal(statePath: string, base: StateFile): StateJournal {
   const path = journalPath(statePath);
@@ -26,6 +35,8 @@ export function localJournal(statePath: string, base: StateFile): StateJournal {
   let latest = base;
   let fh: FileHandle | null = null;
   let pending = 0;
+  let queue: Waiter[] = [];
+  let draining: Promise<void> | null = null;
 
   const fold = async (next: StateFile): Promise<void> => {
     stored = await storeState(statePath, { ...next, serial: stored.serial + 1 });
@@ -34,20 +45,50 @@ export function localJournal(statePath: string, base: StateFile): StateJournal {
     if (fh) await guard(path, async () => { await fh?.truncate(0); await fh?.write(headerLine(stored)); await fh?.datasync(); });
   };
 
-  return {
-    record: async (change: StateChange, next: StateFile): Promise<void> => {
-      latest = next;
-      if (fh === null && storedCount < DIRECT_LIMIT) {
-        await fold(next);
-        return;
+  // One batch: every line queued so far, made durable by one write and one fsync (or one rewrite).
+  const commit = async (batch: Waiter[]): Promise<void> => {
+    if (fh === null && storedCount < DIRECT_LIMIT) {
+      await fold(latest);
+      return;
+    }
+    fh ??= await startJournal(path, stored);
+    const handle = fh;
+    await guard(path, async () => { await handle.write(batch.map((w) => w.line).join('')); await handle.datasync(); });
+    pending += batch.length;
+    if (pending * FOLD_FRACTION >= storedCount) await fold(latest);
+  };
+
+  const drain = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        await commit(batch);
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        for (const w of batch) w.reject(err);
       }
-      fh ??= await startJournal(path, stored);
-      const handle = fh;
-      await guard(path, async () => { await handle.write(`${JSON.stringify(change)}\n`); await handle.datasync(); });
-      pending += 1;
-      if (pending * FOLD_FRACTION >= storedCount) await fold(next);
+    }
+  };
+
+  const kick = (): void => {
+    if (draining) return;
+    draining = drain().finally(() => {
+      draining = null;
+      if (queue.length > 0) kick();
+    });
+  };
+
+  return {
+    record: (change: StateChange, next: StateFile): Promise<void> => {
+      latest = next;
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ line: `${JSON.stringify(change)}\n`, resolve, reject });
+        kick();
+      });
     },
     close: async (): Promise<StateFile> => {
+      while (draining) await draining;
       const handle = fh;
       if (handle === null) return stored;
       try {

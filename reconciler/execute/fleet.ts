@@ -1,11 +1,12 @@
 import type { MaxFailures, RolloutSpec } from '../../schema/types.js';
 import type { Action, Plan, RobotAction } from '../types.js';
 import { fromOutput, idleReport, robotIdle, totals, type ApplyReport, type Halt, type Reasons, type UnitReport } from '../report.js';
-import type { UnitEmitted } from './machine.js';
+import type { UnitEmitted, UnitOutput } from './machine.js';
+import { hubLanes, mergeLanes } from './hub-lanes.js';
 import { runUnit, type UnitEffects } from './run-unit.js';
 import { mapBounded } from '../../lib/map-bounded.js';
 
-// The fleet rollout: the hub actor runs beside the robots; robots run with
+// The fleet rollout: the hub's actors (a few lanes, hub-lanes.ts) run beside the robots; robots run with
 // bounded parallelism, the canary wave (the first `canary` robots of the
 // file) before everyone else. Once failed robots pass max_failures, robots
 // not yet started are skipped. A canary that cannot be reached counts as a
@@ -32,10 +33,16 @@ export async function executePlan(plan: Plan, opts: FleetOptions): Promise<Apply
   const hubActions = plan.actions.filter((a) => !('robot' in a));
   const hubRun = hubActions.length === 0
     ? Promise.resolve(plan.hubError !== null ? idleReport('hub', 'unreachable', plan.hubError) : idleReport('hub', 'already_converged', null))
-    : runUnit(unitInput('hub', hubActions, true), opts.effects, runOpts(opts)).then((o) => fromOutput('hub', o, opts.stop.aborted));
+    : runHub(hubActions, opts).then((o) => fromOutput('hub', o, opts.stop.aborted));
   const robots = await runRobots(plan, opts);
   const hub = await hubRun;
   return { hub, robots: robots.reports, interrupted: opts.stop.aborted, halt: robots.halt, totals: totals([hub, ...robots.reports]) };
+}
+
+async function runHub(actions: Action[], opts: FleetOptions): Promise<UnitOutput> {
+  const lanes = hubLanes(actions);
+  const outputs = await Promise.all(lanes.map((lane) => runUnit(unitInput('hub', lane, true), opts.effects, runOpts(opts))));
+  return mergeLanes('hub', actions, outputs);
 }
 
 async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: UnitReport[]; halt: Halt | null }> {

@@ -1,15 +1,17 @@
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
 import { changeOf } from '../state-transition.js';
-import { applyInPlace, copyState, type StateJournal } from '../../state/journal.js';
+import { applyInPlace, copyState, type StateChange, type StateJournal } from '../../state/journal.js';
 
-// Every successful action's change to the state, handed to the state's
-// journal one at a time (actors finish concurrently; the state is one). The
-// journal makes each record durable in O(1) as its backend allows (see
+// Every successful action's change to the state, applied to this recorder's
+// copy at once (actors finish concurrently; the state is one) and handed to
+// the state's journal, which makes each record durable in O(1) as its backend
+// allows and may write records that arrive together in one go (see
 // state/README.md); close() stores the whole state.
 
 export class StateRecorder {
-  private chain: Promise<unknown> = Promise.resolve();
+  /** Records not yet durable: close() waits for them. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   /** This recorder's own copy, changed in place: O(1) per action. */
   private current: StateFile;
 
@@ -23,20 +25,26 @@ export class StateRecorder {
   }
 
   record(action: Action, result: ActionResult): Promise<void> {
-    const work = async (): Promise<void> => {
-      const change = changeOf(this.current, action, result);
-      if (change === null) return; // start/stop: nothing the state keeps
-      applyInPlace(this.current, change);
-      await this.journal?.record(change, this.current);
-    };
-    const run = this.chain.then(work, work);
-    this.chain = run.catch(() => {});
+    let change: StateChange | null;
+    try {
+      change = changeOf(this.current, action, result);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (change === null || !this.journal) {
+      if (change) applyInPlace(this.current, change);
+      return Promise.resolve(); // start/stop: nothing the state keeps
+    }
+    applyInPlace(this.current, change);
+    const run = this.journal.record(change, this.current);
+    const tracked = run.catch(() => {}).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
     return run;
   }
 
   /** After the last record: store everything, and return the state as stored. */
   async close(): Promise<StateFile> {
-    await this.chain;
+    await Promise.all([...this.inFlight]);
     if (this.journal) this.current = await this.journal.close();
     return this.current;
   }

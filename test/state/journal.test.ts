@@ -137,3 +137,35 @@ t.test('app records replay too, and a removal of the last app keeps the robot', 
   ].map((c) => `${JSON.stringify(c)}\n`).join(''));
   t.same((await localStore(path).read())?.robots, { desk: { apps: { c: { ...rec, sha: null } } } });
 });
+
+t.test('records made at once are written together, each resolved only once its line is on disk', async (t) => {
+  const path = join(t.testdir(), 'state.json');
+  const j = localJournal(path, newState());
+  // Small state: concurrent records share state.json rewrites.
+  let s = newState();
+  const direct = Array.from({ length: 10 }, (_, i) => {
+    s = applyChange(s, hook(i));
+    return j.record(hook(i), s);
+  });
+  await Promise.all(direct);
+  const written = await readState(path);
+  t.equal(Object.keys(written.webhooks).length, 10, 'all ten in state.json');
+  t.ok(written.serial < 10, `written together (${written.serial} rewrites for 10 records)`);
+  // Past DIRECT_LIMIT: lines in the journal, each present when its record resolves.
+  for (let i = 10; i < DIRECT_LIMIT; i++) {
+    s = applyChange(s, hook(i));
+    await j.record(hook(i), s);
+  }
+  const many = Array.from({ length: 20 }, (_, k) => {
+    const i = DIRECT_LIMIT + k;
+    s = applyChange(s, hook(i));
+    return j.record(hook(i), s).then(() => {
+      t.ok(readFileSync(journalPath(path), 'utf8').includes(`${JSON.stringify(hook(i))}\n`), `hook-${i} is in the journal when its record resolves`);
+    });
+  });
+  await Promise.all(many);
+  t.equal(lines(journalPath(path)).length, 1 + 20, 'a header and one line per record');
+  const stored = await j.close();
+  t.equal(Object.keys(stored.webhooks).length, DIRECT_LIMIT + 20);
+  t.same(await readState(path), stored);
+});
