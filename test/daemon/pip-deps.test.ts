@@ -1,4 +1,6 @@
 import t from 'tap';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +39,19 @@ t.test('pip settings decide the mode: PIP_NO_INDEX, --offline, an index that doe
   t.same(await indexModeCache({}, { offline: true })(), { online: false, reason: '--offline' });
   const dead = await indexModeCache({ PIP_INDEX_URL: 'http://user:pw@127.0.0.1:9/simple/' }, { probeMs: 1500 })();
   t.same(dead, { online: false, reason: 'the package index http://127.0.0.1:9/simple/ did not answer within 1.5 s' }, 'no credentials in the reason');
+});
+
+t.test('daemons in one process share one probe of the index', async (t) => {
+  let heads = 0;
+  const server = createServer((req, res) => { if (req.method === 'HEAD') heads++; res.end(); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/simple/`;
+  const robots = [indexModeCache({ PIP_INDEX_URL: url }), indexModeCache({ PIP_INDEX_URL: url }), indexModeCache({ PIP_INDEX_URL: url })];
+  const modes = await Promise.all(robots.map((mode) => mode()));
+  for (const m of modes) t.same(m, { online: true, url });
+  t.same(await robots[0]?.(), { online: true, url }, 'asked again');
+  t.equal(heads, 1, 'one HEAD for three robots and a second question');
 });
 
 t.test('an app and its dependency install from a local wheelhouse; the app imports it', { skip: findWheelFile() ? false : 'no Debian wheel file' }, async (t) => {

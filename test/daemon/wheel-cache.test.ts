@@ -1,6 +1,6 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BODIES, makeApp } from '../helpers/python-apps.js';
 import { closePair, daemonPair, type Pair } from '../helpers/servers.js';
@@ -41,11 +41,31 @@ t.test('a second robot installs the wheel the first one built; both run the app'
   const wheel = hit?.[1] ?? '';
   cacheDirs.add(dirname(wheel));
   t.ok(existsSync(wheel));
-  t.match(second.logs.join('\n'), new RegExp(`pip install .*--target \\S+ ${wheel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 'pip installs the cached wheel');
+  t.match(first.logs.join('\n'), new RegExp(`pip install .*--target \\S+ ${wheel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 'pip installs the cached wheel once');
+  t.notOk(second.logs.some((l) => / -m pip install .*--target /.test(l)), `the second robot runs no pip install:\n${second.logs.join('\n')}`);
+  t.ok(second.logs.some((l) => l === `Using the files pip installed earlier from the same wheel: ${join(dirname(wheel), 'installed')}`), 'it copies what pip installed');
 
   for (const p of [one, two]) {
     await p.client.startApp('wheel_app');
     t.equal((await p.client.currentAppStatus())?.info.name, 'wheel_app');
     await p.client.stopCurrentApp();
+  }
+});
+
+t.test('a wheel with scripts is pip installed on each robot (their first line names the venv\'s python)', async (t) => {
+  const path = makeApp(join(scratch.dir, 'src-scripts'), 'script_app', BODIES.cooperative, { marker: randomUUID() });
+  appendFileSync(join(path, 'pyproject.toml'), '\n[project.scripts]\nscript-app-hello = "script_app.main:main"\n');
+  const info = { name: 'script_app', source_kind: 'local' as const, description: '', url: null, extra: { path } };
+  const pipInstall = / -m pip install .*--target /;
+  for (const robot of ['robot-s1', 'robot-s2']) {
+    const p = await daemonPair(join(scratch.dir, robot));
+    pairs.push(p);
+    const job = await p.client.install(info);
+    t.ok(job.logs.some((l) => pipInstall.test(l)), `${robot} runs pip install:\n${job.logs.join('\n')}`);
+    t.notOk(job.logs.some((l) => l.startsWith('Using the files pip installed earlier')), `${robot} copies nothing`);
+    const wheel = job.logs.map((l) => /(\/\S+\.whl)$/.exec(l)?.[1]).find((w) => w !== undefined);
+    if (wheel) cacheDirs.add(dirname(wheel));
+    const script = readFileSync(join(scratch.dir, robot, 'apps', 'script_app', readdirSync(join(scratch.dir, robot, 'apps', 'script_app'))[0] ?? '', 'bin', 'script-app-hello'), 'utf8');
+    t.match(script.split('\n')[0], new RegExp(`^#!${join(scratch.dir, robot, 'venv', 'bin', 'python')}`), `${robot}'s script runs its own venv's python`);
   }
 });

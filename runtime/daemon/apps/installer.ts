@@ -6,13 +6,13 @@ import type { AppInfo } from '../../../lib/wire/daemon.js';
 import { stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
-import { runCommand } from './run.js';
 import { checkAppName, confined } from './names.js';
 import { installDependencies, modeFlags } from './install-deps.js';
 import type { IndexMode } from './package-index.js';
 import { pipEnv } from './run.js';
 import { customAppUrl } from './custom-url.js';
 import { wheelFor } from './wheel-cache.js';
+import { installWheel } from './installed-tree.js';
 import type { SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
@@ -57,9 +57,8 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const run = { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) };
   try {
     const wheel = await wheelFor({ python: venv.python, src, flags: modeFlags(mode), run });
-    const args = ['-m', 'pip', 'install', ...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : []), '--target', partial, wheel];
-    log(`Running command: ${venv.python} ${args.join(' ')}`);
-    await runCommand(venv.python, args, run);
+    const flags = [...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : [])];
+    await installWheel({ python: venv.python, wheel, flags, target: partial, run });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
     await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);

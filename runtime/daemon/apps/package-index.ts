@@ -2,7 +2,8 @@
 // own settings first (PIP_NO_INDEX), then the daemon's --offline, then a
 // probe of the index pip would use (PIP_INDEX_URL, else PyPI) for a few
 // seconds. Any HTTP answer means reachable. The answer is kept a minute so a
-// run of installs probes once.
+// run of installs probes once, and shared by every daemon in the process (the
+// robots of `--robots N` installing at once wait on one probe, not N).
 
 export type IndexMode = { online: true; url: string } | { online: false; reason: string };
 
@@ -27,18 +28,21 @@ async function probe(url: string, ms: number): Promise<boolean> {
   }
 }
 
+const probes = new Map<string, { at: number; mode: Promise<IndexMode> }>();
+
 export function indexModeCache(env: NodeJS.ProcessEnv, opts: { offline?: boolean; probeMs?: number } = {}): () => Promise<IndexMode> {
-  let cached: { at: number; mode: IndexMode } | null = null;
   return async () => {
     if (opts.offline) return { online: false, reason: '--offline' };
     if (truthy(env.PIP_NO_INDEX)) return { online: false, reason: 'PIP_NO_INDEX is set' };
-    if (cached && Date.now() - cached.at < KEEP_MS) return cached.mode;
     const url = env.PIP_INDEX_URL || DEFAULT_INDEX;
     const ms = opts.probeMs ?? 3000;
-    const mode: IndexMode = (await probe(url, ms))
+    const key = `${ms} ${url}`;
+    const cached = probes.get(key);
+    if (cached && Date.now() - cached.at < KEEP_MS) return cached.mode;
+    const mode: Promise<IndexMode> = probe(url, ms).then((up) => (up
       ? { online: true, url }
-      : { online: false, reason: `the package index ${shownUrl(url)} did not answer within ${ms / 1000} s` };
-    cached = { at: Date.now(), mode };
+      : { online: false, reason: `the package index ${shownUrl(url)} did not answer within ${ms / 1000} s` }));
+    probes.set(key, { at: Date.now(), mode });
     return mode;
   };
 }
