@@ -117,13 +117,13 @@ async function main() {
       rounds.push(r);
     }
     const latency = await runClient({ url: servers.receiver.url, mode: 'latency', seconds: 5, rate: 1000 });
-    report(rounds, latency, fastapi !== null);
+    report(rounds, latency, fastapi?.versions ?? null);
   } finally {
     for (const s of [...Object.values(servers), fastapi].filter(Boolean)) await s.close();
   }
 }
 
-function report(rounds, latency, haveFastapi) {
+function report(rounds, latency, fastapiVersions) {
   const of = (name, key) => rounds.filter((r) => r[name]).map((r) => r[name][key]);
   const rps = (name) => median(of(name, 'rps'));
   const cpu = (name) => median(of(name, 'cpu'));
@@ -140,9 +140,9 @@ function report(rounds, latency, haveFastapi) {
   figure({ name: 'bare node:http CPU per request', value: cpu('bare'), unit: 'µs' });
   figure({ name: 'receiver CPU per request', value: cpu('receiver'), unit: 'µs', note: `bare / receiver = ${((100 * cpu('bare')) / cpu('receiver')).toFixed(0)} %` });
   figure({ name: 'fastify CPU per request', value: cpu('fastify'), unit: 'µs' });
-  if (haveFastapi) {
+  if (fastapiVersions) {
     const x = rps('receiver') / rps('fastapi');
-    figure({ name: 'FastAPI+uvicorn requests/s (same work)', value: Math.round(rps('fastapi')), unit: 'req/s' });
+    figure({ name: 'FastAPI+uvicorn requests/s (same work)', value: Math.round(rps('fastapi')), unit: 'req/s', note: fastapiVersions });
     figure({ name: 'FastAPI+uvicorn CPU per request', value: cpu('fastapi'), unit: 'µs' });
     figure({ name: 'receiver vs FastAPI+uvicorn', value: x, unit: '×', target: '≥ 5', ok: x >= 5 });
   } else {

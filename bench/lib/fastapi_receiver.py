@@ -1,7 +1,7 @@
 # The receiver huggingface_hub's WebhooksServer builds, without gradio: a
 # FastAPI POST route that checks X-Webhook-Secret and has the body parsed into
 # a pydantic WebhookPayload, served by uvicorn. Binds port 0 itself and prints
-# the port, so the benchmark never races for one.
+# the port (and the versions in use), so the benchmark never races for one.
 import socket
 import sys
 from typing import List, Optional
@@ -73,5 +73,6 @@ async def bench(payload: WebhookPayload, request: Request):
 sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 sock.bind(("127.0.0.1", 0))
-print(sock.getsockname()[1], flush=True)
+import fastapi, pydantic  # noqa: E401  (their versions go in the figure's note)
+print(sock.getsockname()[1], f"fastapi {fastapi.__version__}, pydantic {pydantic.VERSION}, uvicorn {uvicorn.__version__}", flush=True)
 uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])

@@ -67,8 +67,8 @@ export async function fastapiServer(secret) {
   const script = fileURLToPath(new URL('./fastapi_receiver.py', import.meta.url));
   const child = spawn(py, [script, secret], { stdio: ['ignore', 'pipe', 'inherit'] });
   const closed = new Promise((r) => child.once('close', r));
-  const port = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
+  const [port, versions] = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve([line.split(' ', 1)[0], line.slice(line.indexOf(' ') + 1)]));
     child.once('close', (code) => reject(new Error(`fastapi server exited ${code}`)));
   });
   // utime + stime in clock ticks (100 per second on Linux) → µs.
@@ -77,7 +77,7 @@ export async function fastapiServer(secret) {
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   };
   return {
-    url: `http://127.0.0.1:${port}`, cpuMicros,
+    url: `http://127.0.0.1:${port}`, cpuMicros, versions,
     close: async () => { child.kill('SIGTERM'); await closed; },
   };
 }

@@ -57,6 +57,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   await app.register(websocket);
   installErrorHandlers(app);
   app.addHook('onRequest', async (req) => {
+    ctx.robot.catchUp();
     ctx.stats.requests++;
     refuseCrossSite(req.method, req.url, req.headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { FixedRateLoop } from '../../runtime/daemon/sim/loop.js';
 import { SimRobot } from '../../runtime/daemon/sim/robot.js';
 import { REST_ANTENNAS } from '../../runtime/daemon/sim/constants.js';
+import { buildDaemon } from '../../runtime/daemon/server.js';
 
 // Blocks this thread (so no timer can fire) until the loop's next tick is due:
 // what a burst of requests does to the event loop.
@@ -52,4 +53,19 @@ t.test('a target sent while a tick is overdue finds the tick done', async (t) =>
   t.same(robot.setTarget({ antennas: [0.2, 0.2] }), { status: 'ok', clamped: [] }, 'the overdue tick ran first and completed the move');
   t.equal(await move.finished, 'move_completed');
   t.same(robot.present.antennas, [0.2, 0.2]);
+});
+
+t.test('an overdue tick has run by the time any request is answered', async (t) => {
+  const app = await buildDaemon({ appsDir: t.testdir(), sim: true });
+  t.teardown(() => app.close());
+  await app.ready();
+  const robot = app.daemon.robot;
+  const loop = (robot as unknown as { loop: FixedRateLoop }).loop;
+  robot.goto({ antennas: REST_ANTENNAS }, 0, 'linear');
+  holdUntilDue(loop);
+  const due = loop.nextDeadline;
+  const res = await app.inject({ method: 'GET', url: '/api/daemon/status' });
+  t.equal(res.statusCode, 200);
+  t.ok(loop.nextDeadline > due, 'the due tick ran');
+  t.notOk(robot.moving, 'and completed the zero-length move');
 });
