@@ -45,10 +45,10 @@ export function inlineValue(s: string, ctx: Context, path: Segment[], key: strin
   return v === BAIL ? BAIL : [v, true];
 }
 
-/** Records a string value with `$` in it; `s` is the tail of the line the value starts in, at `s[i]`. */
-export function noteDollar(ctx: Context, at: { s: string; i: number }, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
+/** Records a string value with `$` in it; `at`: where the value starts in its line (0-based). */
+export function noteDollar(ctx: Context, at: number, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
   if (typeof value !== 'string' || !value.includes('$')) return;
-  ctx.dollars.push({ parent, key, path: [...path, key], plain, line: ctx.line, column: ctx.lineLength - at.s.length + at.i + 1 });
+  ctx.dollars.push({ parent, key, path: [...path, key], plain, line: ctx.line, column: at + 1 });
 }
 
 // Paths are built only where a collection may hold a `$` value.
@@ -98,7 +98,7 @@ function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: num
   for (i = skip(s, i); s[i] !== ']'; ) {
     const r = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
     if (r === BAIL) return BAIL;
-    noteDollar(ctx, { s, i }, out, out.length, path, r[0], r[2]);
+    noteDollar(ctx, ctx.lineLength - s.length + i, out, out.length, path, r[0], r[2]);
     out.push(r[0]);
     i = skip(s, r[1]);
     if (s[i] === ',') i = skip(s, i + 1);
@@ -118,7 +118,7 @@ function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: num
     const r = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
     if (r === BAIL) return BAIL;
     out[key] = r[0];
-    noteDollar(ctx, { s, i: at }, out, key, path, r[0], r[2]);
+    noteDollar(ctx, ctx.lineLength - s.length + at, out, key, path, r[0], r[2]);
     i = skip(s, r[1]);
     if (s[i] === ',') i = skip(s, i + 1);
     else if (s[i] !== '}') return BAIL;

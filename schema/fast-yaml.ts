@@ -35,7 +35,13 @@ export function fastParse(text: string): FastParse | undefined {
   const root: { [key: string]: Value } = {};
   const stack: Frame[] = [];
   let pending: Pending | undefined;
-  for (const line of text.split('\n')) {
+  // Line by line without splitting first: no array of every line kept alive
+  // (and scanned by the garbage collector) while the data is built.
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
     ctx.line += 1;
     ctx.lineLength = line.length;
     const c = indentOf(line);
@@ -106,7 +112,7 @@ function entry(top: Frame, s: string, ctx: Context, depth: number): Pending | un
   const v = inlineValue(rest, ctx, top.path, key, depth);
   if (v === BAIL) return BAIL;
   setValue(top, key, v[0]);
-  noteDollar(ctx, { s: rest, i: 0 }, top.node, key, top.path, v[0], v[1]);
+  noteDollar(ctx, ctx.lineLength - rest.length, top.node, key, top.path, v[0], v[1]);
   return undefined;
 }
 
