@@ -64,7 +64,7 @@ t.test('install from a Space: job logs in order, listed with its sha, runs', asy
   t.equal(job.logs[1], 'Space found: demo/hello_space (private=False)');
   // pip installs the wheel, or, when an earlier install (another robot, an earlier run) did, its files are copied.
   t.ok(job.logs.some((l) => (l.startsWith('Running command: ') && l.includes('pip install --no-index --no-deps --no-build-isolation'))
-    || l.startsWith('Using the files pip installed earlier from the same wheel: ')), job.logs.join('\n'));
+    || l.startsWith('Using the files pip installed earlier from the same source: ')), job.logs.join('\n'));
   t.match(job.logs[job.logs.length - 2], /^Successfully installed 'hello_space' in .*venv$/);
   t.equal(job.logs[job.logs.length - 1], "Job 'install' completed successfully");
   const [info] = await pair.client.listInstalled();

@@ -1,44 +1,43 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pruneStale } from './files.js';
 import { runCommand, type RunOptions } from './run.js';
+import { sourceKey } from './wheel-cache.js';
 
-// `pip install --no-deps --target <dir> <wheel>` starts pip (about a second
-// of CPU) to unpack a few files, and every robot of a fleet installs the same
-// wheel. Its result does not depend on the robot: pure files, dist-info with
-// relative paths, bytecode of the same interpreter (the wheel cache's key).
-// So pip installs a wheel once, into a folder beside the wheel in the cache,
-// and each install copies that folder. A wheel with scripts is the exception:
-// pip writes the venv's python into their first line, so every robot gets its
-// own pip install.
+// Every robot of a fleet installs the same app source (one Space revision),
+// and what `pip install --no-deps --target <dir> <source>` puts in <dir> does
+// not depend on the robot: pure files, dist-info with relative paths,
+// bytecode of the same interpreter. So pip builds and installs a source once
+// per machine, in one run, into a folder of os.tmpdir() keyed like the wheel
+// cache (interpreter, flags, content), and each install copies that folder.
+// An app with scripts is the exception: pip writes the venv's python into
+// their first line, so every robot gets its own pip install.
 
+const PREFIX = 'robotctl-installed-';
 const pending = new Map<string, Promise<string | null>>();
 
 export interface TreeInstall {
   python: string;
-  /** The cached wheel (wheel-cache.ts): the installed tree is kept in its folder. */
-  wheel: string;
-  /** pip's flags for the mode, before --target. */
+  /** The source folder (a clean staging copy). */
+  src: string;
+  /** pip's flags for the mode (install-deps.ts modeFlags), with --no-deps. */
   flags: string[];
   /** The version folder to fill (it must not exist yet). */
   target: string;
   run: RunOptions;
 }
 
-function pipArgs(install: TreeInstall, target: string): string[] {
-  return ['-m', 'pip', 'install', ...install.flags, '--target', target, install.wheel];
-}
-
 async function pipInstall(install: TreeInstall, target: string): Promise<void> {
-  const args = pipArgs(install, target);
+  const args = ['-m', 'pip', 'install', ...install.flags, '--target', target, install.src];
   install.run.onLine?.(`Running command: ${install.python} ${args.join(' ')}`);
   await runCommand(install.python, args, install.run);
 }
 
-/** The shared installed tree of the wheel, made now if missing; null when it cannot be shared. */
-async function sharedTree(install: TreeInstall): Promise<string | null> {
-  const tree = join(dirname(install.wheel), 'installed');
+/** The shared installed tree of the source, made now if missing; null when it cannot be shared. */
+async function sharedTree(install: TreeInstall, tree: string): Promise<string | null> {
   if (existsSync(tree)) return tree;
   if (existsSync(`${tree}.not-shared`)) return null;
   const building = `${tree}.build-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -48,25 +47,26 @@ async function sharedTree(install: TreeInstall): Promise<string | null> {
       await mkdir(`${tree}.not-shared`).catch(() => {});
       return null;
     }
-    // Another daemon may have installed the same wheel meanwhile: either is as good.
+    // Another daemon may have installed the same source meanwhile: either is as good.
     await rename(building, tree).catch(() => {});
+    await pruneStale(PREFIX, tree);
     return tree;
   } finally {
     await rm(building, { recursive: true, force: true });
   }
 }
 
-/** Fills install.target with what `pip install --target` puts there. */
-export async function installWheel(install: TreeInstall): Promise<void> {
-  const key = join(dirname(install.wheel), 'installed');
-  let p = pending.get(key);
-  const first = !p && !existsSync(key);
+/** Fills install.target with what `pip install --target` of the source puts there. */
+export async function installSource(install: TreeInstall): Promise<void> {
+  const tree = join(tmpdir(), `${PREFIX}${await sourceKey(install)}`);
+  let p = pending.get(tree);
+  const first = !p && !existsSync(tree);
   if (!p) {
-    p = sharedTree(install).finally(() => pending.delete(key));
-    pending.set(key, p);
+    p = sharedTree(install, tree).finally(() => pending.delete(tree));
+    pending.set(tree, p);
   }
-  const tree = await p;
-  if (!tree) return pipInstall(install, install.target);
-  if (!first) install.run.onLine?.(`Using the files pip installed earlier from the same wheel: ${tree}`);
-  await cp(tree, install.target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+  const shared = await p;
+  if (!shared) return pipInstall(install, install.target);
+  if (!first) install.run.onLine?.(`Using the files pip installed earlier from the same source: ${shared}`);
+  await cp(shared, install.target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
 }

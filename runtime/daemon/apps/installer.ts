@@ -11,15 +11,15 @@ import { installDependencies, modeFlags } from './install-deps.js';
 import type { IndexMode } from './package-index.js';
 import { pipEnv } from './run.js';
 import { customAppUrl } from './custom-url.js';
-import { wheelFor } from './wheel-cache.js';
-import { installWheel } from './installed-tree.js';
+import { installSource } from './installed-tree.js';
 import type { SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
 import type { Venv } from './venv.js';
 
 // Installs never touch the working version until the new one is complete:
-// pip installs into a fresh version folder (`pip install --target`), then a
+// pip installs into a fresh version folder (`pip install --target`, or a copy
+// of what it installed from the same source earlier: installed-tree.ts), then a
 // one-line .pth file in the venv's site-packages is switched by rename. A
 // failure or a kill at any point leaves the previous version on sys.path.
 
@@ -56,9 +56,8 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const [noIndex, noIsolation] = modeFlags(mode);
   const run = { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) };
   try {
-    const wheel = await wheelFor({ python: venv.python, src, flags: modeFlags(mode), run });
     const flags = [...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : [])];
-    await installWheel({ python: venv.python, wheel, flags, target: partial, run });
+    await installSource({ python: venv.python, src, flags, target: partial, run });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
     await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);

@@ -7,8 +7,8 @@ import { pruneStale, treeHash } from './files.js';
 import { runCommand, type RunOptions } from './run.js';
 
 // Building a wheel (setuptools) is most of an install's CPU, and the same
-// source is installed again and again: one Space revision on every robot of
-// a fleet, the SDK stand-in into every robot's venv. A source is built once
+// source is installed again and again: the SDK stand-in into every robot's
+// venv (apps: installed-tree.ts, which shares the installed files). A source is built once
 // into a wheel kept in os.tmpdir(), keyed by its content, the interpreter and
 // the build flags (like the venv template in venv.ts); each install is then
 // `pip install <wheel>`, which runs no build backend. What lands in the venv
@@ -29,16 +29,20 @@ export interface WheelBuild {
 
 /** The wheel built from `src`, from the cache or built now. */
 export async function wheelFor(build: WheelBuild): Promise<string> {
-  const key = createHash('sha256')
-    .update(`${interpreter(build.python)}\n${build.flags.join(' ')}\n${await treeHash(build.src)}`)
-    .digest('hex').slice(0, 24);
-  const dir = join(tmpdir(), `${PREFIX}${key}`);
+  const dir = join(tmpdir(), `${PREFIX}${await sourceKey(build)}`);
   let p = pending.get(dir);
   if (!p) {
     p = cachedOrBuilt(dir, build).finally(() => pending.delete(dir));
     pending.set(dir, p);
   }
   return p;
+}
+
+/** What a build from this source gives depends on: the interpreter (resolved), pip's flags, the source's content. */
+export async function sourceKey(build: Pick<WheelBuild, 'python' | 'src' | 'flags'>): Promise<string> {
+  return createHash('sha256')
+    .update(`${interpreter(build.python)}\n${build.flags.join(' ')}\n${await treeHash(build.src)}`)
+    .digest('hex').slice(0, 24);
 }
 
 function interpreter(python: string): string {
