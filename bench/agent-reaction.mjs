@@ -6,6 +6,7 @@
 //      at the new revision on 3 robots (delivery, observe, stop, update,
 //      start on all three).
 // Build first: it imports ../dist. Cleans up its temp folder and servers.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +21,14 @@ const { driverPool } = await import('../dist/cli/session/drivers.js');
 
 const USER = { name: 'demo', token: 'hf_bench_agent_token_0123456789' };
 const ROUNDS = 3;
+// In every app version: each run commits content never built on this machine
+// (the installed-files cache would otherwise make a rerun measure a warm cache).
+const RUN = randomUUID();
 
 function appFiles(name, version) {
   return {
     'pyproject.toml': `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`,
-    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(version)}\n`,
+    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(`${version} ${RUN}`)}\n`,
     [`${name}/main.py`]: 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n',
   };
 }
