@@ -30,7 +30,8 @@ receiver:
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;
   const first = spawnLongRunning(t, ['up', '-f', file, '--data', data, '--hub-port', '0'], env);
-  await first.waitFor('robotctl up: ready', 120_000);
+  // The ready block (hub URL included) ends with the Ctrl-C line; it may arrive in chunks.
+  await first.waitFor('Ctrl-C stops everything', 120_000);
   const stdout = first.output();
   t.match(stdout, /robotctl up: ready/, stdout);
   const hubUrl = /hub +(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';

@@ -47,7 +47,7 @@ for (const [kind, block, where, skip] of cases) {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WEBHOOK_SECRET: 'up-state-secret' };
     for (const k of ['HF_TOKEN', 'HF_ENDPOINT', 'ROBOTCTL_STATE']) delete env[k];
     const up = spawnLongRunning(t, ['up', '-f', file, '--data', data, '--hub-port', '0'], env);
-    await up.waitFor('robotctl up: ready', 90_000);
+    await up.waitFor('Ctrl-C stops everything', 90_000); // the end of the ready block
     const out = up.output();
     t.match(out, /robotctl up: ready/, 'up is ready');
     t.match(out, where, 'up says where the state is');
