@@ -4,7 +4,8 @@
 // Build first: it imports ../dist.
 const { plan } = await import('../dist/reconciler/plan.js');
 const { webhookSpecHash } = await import('../dist/reconciler/hash.js');
-const { renderPlan, planToJson } = await import('../dist/cli/views/plan-view.js');
+const { renderPlan } = await import('../dist/cli/views/plan-view.js');
+const { planToJson } = await import('../dist/reconciler/plan-file.js');
 
 const WEBHOOKS = 10_000;
 const ROBOTS = 1_000;
