@@ -14,7 +14,7 @@ import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
 import { driverPool, hubAccess } from '../session/drivers.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
-import { waitForStop } from '../up/signals.js';
+import { waitForStop } from '../session/stop-signals.js';
 import { withConfigEnv } from '../session/config-env.js';
 
 interface Options extends SessionFlags { interval: string; mode: string; receiverPort?: string }

@@ -3,6 +3,7 @@ import { errorMessage, UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { readTokenFile, TOKEN_WARNING } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
+import { waitForStop } from '../session/stop-signals.js';
 import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
 
 // `robotctl hub`: the embedded hub on its own. The first line printed is
@@ -19,14 +20,6 @@ function users(io: Io, o: HubCliOpts): { name: string; token: string }[] {
   const tokens = o.token.length > 0 ? o.token : o.tokenFile.map((file) => readTokenFile(io, file));
   if (o.user.length !== tokens.length) throw new UsageError('give one --token-file (or --token) per --user, in the same order');
   return o.user.map((name, i) => ({ name, token: tokens[i] ?? '' }));
-}
-
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (sig: string) => { process.off('SIGINT', on); process.off('SIGTERM', on); resolve(sig); };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -51,6 +44,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }).catch((err: unknown) => {
       throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}`);
     });
+    const stop = waitForStop();
     io.out(`listening on ${hub.url}\n`);
     if (list.length === 0) {
       // The token is printed only because it is the documented default, never one the user chose.
@@ -59,7 +53,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       io.out(`users: ${list.map((u) => u.name).join(', ')}\n`);
     }
     if (o.data) io.out(`data: ${o.data}\n`);
-    const sig = await waitForSignal();
+    const sig = await stop.promise;
     io.err(`${sig}: closing\n`);
     await hub.close();
   });

@@ -7,6 +7,7 @@ import { createReceiver } from '../../runtime/receiver/index.js';
 import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
 import { formatDeliveryLine } from '../../runtime/receiver/index.js';
 import { EXIT } from '../exit-codes.js';
+import { waitForStop } from '../session/stop-signals.js';
 
 interface Options {
   file?: string;
@@ -95,7 +96,7 @@ async function serve(plan: Plan, host: string, io: Io): Promise<number> {
   };
   const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host, log });
   addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log));
-  const stopped = waitForSignal();
+  const stopped = waitForStop();
   try {
     const { url } = await receiver.start();
     io.out(`listening on ${url}\n`);
@@ -118,17 +119,3 @@ function startError(err: unknown, port: number): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-function waitForSignal(): { promise: Promise<void>; cancel: () => void } {
-  let cancel = (): void => {};
-  const promise = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    cancel = stop;
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  return { promise, cancel };
-}

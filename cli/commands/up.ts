@@ -15,7 +15,7 @@ import { runningApps, startRobots, stopRobots } from '../up/robots.js';
 import { examplesToPublish, publishExamples } from '../up/publish.js';
 import { whereLines, type WhereInput } from '../up/print.js';
 import { Teardown } from '../up/teardown.js';
-import { waitForStop } from '../up/signals.js';
+import { waitForStop } from '../session/stop-signals.js';
 import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
 import { openStateOf } from '../session/state.js';
 import { lockUpData } from '../up/session-lock.js';
