@@ -1,7 +1,7 @@
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
 import { changeOf } from '../state-transition.js';
-import { applyInPlace, copyState, type StateChange, type StateJournal } from '../../state/journal.js';
+import { applyInPlace, copyState, type StateJournal } from '../../state/journal.js';
 
 // Every successful action's change to the state, applied to this recorder's
 // copy at once (actors finish concurrently; the state is one) and handed to
@@ -24,22 +24,17 @@ export class StateRecorder {
     return this.current;
   }
 
-  record(action: Action, result: ActionResult): Promise<void> {
-    let change: StateChange | null;
-    try {
-      change = changeOf(this.current, action, result);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (change === null || !this.journal) {
-      if (change) applyInPlace(this.current, change);
-      return Promise.resolve(); // start/stop: nothing the state keeps
-    }
+  // Async, yet the change is applied to the copy before the first await, at
+  // the call: concurrent records apply in the order they are made.
+  async record(action: Action, result: ActionResult): Promise<void> {
+    const change = changeOf(this.current, action, result);
+    if (change === null) return; // start/stop: nothing the state keeps
     applyInPlace(this.current, change);
+    if (!this.journal) return;
     const run = this.journal.record(change, this.current);
     const tracked = run.catch(() => {}).finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
-    return run;
+    await run;
   }
 
   /** After the last record: store everything, and return the state as stored. */
