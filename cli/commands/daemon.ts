@@ -160,12 +160,15 @@ export async function run(args: string[], io: Io): Promise<number> {
       throw err;
     });
   };
+  // Listening for Ctrl-C before any `listening on` line: one sent right after
+  // it must stop the robots cleanly, not meet Node's default and kill us.
+  const signalled = waitForSignal(io);
   const running = await startRobots(robots, startOne, (d, i) => {
     io.out(robots === 1 ? `listening on ${d.url}\n` : `listening on ${d.url} (${f.robotName}-${i})\n`);
   });
   const closeAll = async (): Promise<void> => { await Promise.all(running.map((d) => d.close())); };
   reportRequestsOnSignal(io, running);
-  const sig = await waitForSignal(io);
+  const sig = await signalled;
   io.err(`${sig}: stopping the current app${robots === 1 ? '' : 's'} and closing\n`);
   await closeAll();
   return EXIT.ok;
