@@ -1,13 +1,16 @@
 import { performance } from 'node:perf_hooks';
+import { timelineFor, type SharedTimeline, type TimelineMember } from './timeline.js';
 
-// A fixed-rate loop on setTimeout that schedules each tick against the ideal
-// timeline (not "now + period"), so timer lateness does not accumulate, and
-// records the measured periods to report jitter.
+// A fixed-rate loop scheduled against the ideal timeline (not "now +
+// period"), so timer lateness does not accumulate, and records the measured
+// periods to report jitter. Its timer is the process's shared one for its
+// rate (timeline.ts): a fleet of robots in one process fires one timer per
+// period, not one per robot.
 //
 // A timer only fires after the event loop has handled every socket that was
 // ready, so a flood of requests delays it by a whole batch of them. The owner
 // therefore calls catchUp() as it handles a request: a tick that is due runs
-// there, late by one request at most, and the timer is re-armed for the next.
+// there, late by one request at most; the shared timer then finds it done.
 
 export interface LoopStats {
   frequency_hz: number;
@@ -21,33 +24,38 @@ export interface LoopStats {
 
 const RING = 2000;
 
-export class FixedRateLoop {
-  private timer: NodeJS.Timeout | null = null;
+export class FixedRateLoop implements TimelineMember {
   private next = 0;
   private last = 0;
+  private active = false;
   private readonly periods = new Float64Array(RING);
   private count = 0;
+  private readonly timeline: SharedTimeline;
 
-  constructor(private readonly hz: number, private readonly tick: (nowMs: number) => void) {}
+  constructor(private readonly hz: number, private readonly tick: (nowMs: number) => void) {
+    this.timeline = timelineFor(1000 / hz);
+  }
 
   get periodMs(): number {
     return 1000 / this.hz;
   }
 
   start(): void {
-    if (this.timer) return;
+    if (this.active) return;
+    this.active = true;
     this.last = 0;
-    this.next = performance.now();
-    this.schedule();
+    this.next = this.timeline.firstDeadline(performance.now());
+    this.timeline.join(this);
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (!this.active) return;
+    this.active = false;
+    this.timeline.leave(this);
   }
 
   get running(): boolean {
-    return this.timer !== null;
+    return this.active;
   }
 
   /** When the next tick is due, on performance.now()'s clock. */
@@ -57,27 +65,20 @@ export class FixedRateLoop {
 
   /** Run the tick now if it is due (and the loop runs); else nothing. */
   catchUp(): void {
-    if (this.timer === null) return;
+    if (!this.active) return;
     const now = performance.now();
-    if (now < this.next) return;
-    clearTimeout(this.timer);
-    this.run(now);
+    if (now >= this.next) this.fire(now);
   }
 
-  private schedule(): void {
-    const delay = Math.max(0, this.next - performance.now());
-    this.timer = setTimeout(() => this.run(performance.now()), Math.floor(delay));
-  }
-
-  private run(now: number): void {
+  /** The due tick, from the shared timer or catchUp(). */
+  fire(now: number): void {
     if (this.last > 0) this.periods[this.count++ % RING] = now - this.last;
     this.last = now;
     this.tick(now);
     this.next += this.periodMs;
-    // After a long stall (debugger, suspended laptop) restart the timeline
-    // instead of firing a burst of catch-up ticks.
-    if (now - this.next > 50 * this.periodMs) this.next = now + this.periodMs;
-    if (this.timer) this.schedule();
+    // After a long stall (debugger, suspended laptop) skip the missed ticks
+    // instead of firing a burst of them, still on the shared phase.
+    if (now - this.next > 50 * this.periodMs) this.next += Math.ceil((now - this.next) / this.periodMs) * this.periodMs;
   }
 
   resetStats(): void {
