@@ -33,18 +33,32 @@ export class SdkHub implements CommandSink {
     for (const c of this.clients) c.push(frame);
   }
 
+  private started = false;
+
   start(): void {
-    this.offTick ??= this.ctx.robot.onTick(() => {
-      if (this.clients.size === 0 || this.ctx.state !== 'running') return;
-      this.broadcast(jointPositions(this.ctx));
-      this.broadcast(headPose(this.ctx));
-    });
-    this.statusTimer ??= setInterval(() => {
-      if (this.clients.size > 0) this.broadcast(daemonStatusFrame(this.ctx, this.mediaReleased));
-    }, STATUS_PERIOD_MS);
+    this.started = true;
+    if (this.clients.size > 0) this.listen();
   }
 
   stop(): void {
+    this.started = false;
+    this.unlisten();
+  }
+
+  /**
+   * The tick listener and the status timer exist only while a client is
+   * connected: a fleet of 1,000 robots nobody watches pays for neither.
+   */
+  private listen(): void {
+    this.offTick ??= this.ctx.robot.onTick(() => {
+      if (this.ctx.state !== 'running') return;
+      this.broadcast(jointPositions(this.ctx));
+      this.broadcast(headPose(this.ctx));
+    });
+    this.statusTimer ??= setInterval(() => this.broadcast(daemonStatusFrame(this.ctx, this.mediaReleased)), STATUS_PERIOD_MS);
+  }
+
+  private unlisten(): void {
     this.offTick?.();
     this.offTick = null;
     if (this.statusTimer) clearInterval(this.statusTimer);
@@ -67,10 +81,12 @@ export class SdkHub implements CommandSink {
     const client = new SdkClient(socket);
     this.clients.add(client);
     this.stats.clients = this.clients.size;
+    if (this.started) this.listen();
     socket.on('message', (data) => this.onFrame(data));
     socket.on('close', () => {
       this.clients.delete(client);
       this.stats.clients = this.clients.size;
+      if (this.clients.size === 0) this.unlisten();
     });
   }
 }
