@@ -11,6 +11,7 @@ import { hubSpaceSource } from './apps/hub.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { indexModeCache } from './apps/package-index.js';
 import { clearRunning, selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
+import { installedCache } from './installed-cache.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -85,6 +86,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log, `${marker}/tool`, opts.env ?? process.env));
   const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
+  const installed = installedCache(opts.appsDir, sitePackages, (site) => store.installed(site));
   let chain: Promise<unknown> = Promise.resolve();
   let hub: Promise<HubClient> | null = null;
   const hubClient = (): Promise<HubClient> => (hub ??= import('../../drivers/hub/client.js').then(({ createHubClient }) =>
@@ -114,7 +116,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       spaces: () => hubSpaceSource(hubClient),
       isBusy: (name) => ctx.apps.isBusy(name),
     },
-    installed: async () => store.installed(await sitePackages()),
+    installed,
     closeHub: async () => {
       const made = hub;
       hub = null;
