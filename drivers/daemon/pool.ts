@@ -2,57 +2,65 @@ import { Dispatcher, Pool } from './undici.js';
 
 // One bounded set of connections shared by the clients of every robot, so a
 // fleet run holds file descriptors in proportion to its parallelism, not to
-// the number of robots: at most `perOrigin` connections to one robot, and the
-// connections of at most `origins` robots kept open. Opening a robot beyond
-// that closes the least recently used robot that has nothing in flight (its
-// sockets end gracefully); a robot in use is never cut.
+// the number of robots. A robot has two lanes: reads (GET) on one
+// connection, pipelined two deep, and writes (install, start, stop) on up to
+// `perOrigin - 1` connections of their own, so a read never waits behind a
+// long stop. A drift check's two reads of a robot thus cost one connect and
+// one close, not two: those were the largest part of its CPU. The lanes of at
+// most `origins` robots are kept open; opening one beyond that closes the
+// least recently used lane with nothing in flight (its socket ends
+// gracefully); a lane in use is never cut.
 
 export interface RobotPoolOptions {
   /** Robots whose connections stay open (default 16). */
   origins?: number;
-  /** Connections to one robot (default 2: a drift check reads two routes at once). */
+  /** Connections to one robot (default 2: one for reads, the rest for writes). */
   perOrigin?: number;
   keepAliveMs?: number;
   connectTimeoutMs?: number;
 }
 
+const READS = new Set(['GET', 'HEAD']);
+
 export class RobotPool extends Dispatcher {
   private readonly pools = new Map<string, Pool>();
   private readonly origins: number;
-  private readonly poolOptions: Pool.Options;
+  private readonly readOptions: Pool.Options;
+  private readonly writeOptions: Pool.Options;
 
   constructor(opts: RobotPoolOptions = {}) {
     super();
     this.origins = Math.max(1, opts.origins ?? 16);
-    this.poolOptions = {
-      connections: Math.max(1, opts.perOrigin ?? 2),
-      keepAliveTimeout: opts.keepAliveMs ?? 4_000,
-      connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
-    };
+    const common = { keepAliveTimeout: opts.keepAliveMs ?? 4_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } };
+    // undici pipelines only idempotent requests, and only behind requests already sent.
+    this.readOptions = { ...common, connections: 1, pipelining: 2 };
+    this.writeOptions = { ...common, connections: Math.max(1, (opts.perOrigin ?? 2) - 1) };
   }
 
   /** Robots with open pools right now (tests, bench). */
   get openOrigins(): number {
-    return this.pools.size;
+    return new Set([...this.pools.keys()].map((k) => k.slice(0, k.lastIndexOf(' ')))).size;
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = String(options.origin);
-    let pool = this.pools.get(origin);
-    if (pool) this.pools.delete(origin); // re-inserted last: Map order is the LRU order
+    const read = READS.has(options.method);
+    const lane = `${origin} ${read ? 'r' : 'w'}`;
+    let pool = this.pools.get(lane);
+    if (pool) this.pools.delete(lane); // re-inserted last: Map order is the LRU order
     else {
       this.evictIdle();
-      pool = new Pool(origin, this.poolOptions);
+      pool = new Pool(origin, read ? this.readOptions : this.writeOptions);
     }
-    this.pools.set(origin, pool);
+    this.pools.set(lane, pool);
     return pool.dispatch(options, handler);
   }
 
   private evictIdle(): void {
-    for (const [origin, pool] of this.pools) {
+    for (const [lane, pool] of this.pools) {
       if (this.pools.size < this.origins) return;
       if (pool.stats.size > 0) continue;
-      this.pools.delete(origin);
+      this.pools.delete(lane);
       void pool.close().catch(() => {});
     }
   }

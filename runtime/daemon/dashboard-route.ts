@@ -1,27 +1,54 @@
-import type { FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { packagePath } from '../../lib/paths.js';
 import { PAGE_FILE_HEADERS, isPageFilePath } from '../../lib/page-assets.js';
 
-// The dashboard's scripts and stylesheet (`GET /dashboard/<file>`), served by
-// @fastify/static, which keeps every path inside the folder; the page itself
-// is `GET /` (routes/daemon.ts). Plain files, no build step. A missing file,
-// a folder or a path that is not a plain file name gets the daemon's 404.
+// The dashboard's scripts and stylesheet (`GET /dashboard/<file>`), sent by
+// @fastify/send (the library @fastify/static is built on, as the fleet page
+// uses it), which keeps every path inside the folder; the page itself is
+// `GET /` (routes/daemon.ts). Plain files, no build step. A missing file, a
+// folder or a path that is not a plain file name gets the daemon's 404.
+// @fastify/send is loaded by the first file request: registering
+// @fastify/static loaded it, glob and more at every daemon start (about a
+// sixth of `robotctl daemon --sim`'s start-up), for a page a fleet of
+// simulated robots never opens.
 
 export const dashboardRoot: string = packagePath('runtime', 'daemon', 'dashboard');
 
+const PREFIX = '/dashboard/';
+
+type Send = typeof import('@fastify/send').default;
+let sendLoaded: Promise<Send> | null = null;
+const loadSend = (): Promise<Send> => (sendLoaded ??= import('@fastify/send').then((m) => m.default));
+
+/** The file's path under the folder, decoded as @fastify/static decodes it; null when not a page file. */
+function pagePath(url: string): string | null {
+  const end = url.indexOf('?');
+  const raw = url.slice(PREFIX.length - 1, end === -1 ? url.length : end);
+  try {
+    const path = decodeURI(raw);
+    return isPageFilePath(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+async function sendFile(root: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const path = pagePath(req.raw.url ?? '');
+  if (path === null) return reply.callNotFound();
+  const send = await loadSend();
+  // send() decodes the path again: hand it encoded, as @fastify/static does.
+  const file = await send(req.raw, encodeURI(path), { root, index: false, cacheControl: false });
+  if (file.type === 'file') {
+    reply.code(file.statusCode);
+    reply.headers({ ...file.headers, ...PAGE_FILE_HEADERS });
+    return reply.send(file.stream);
+  }
+  if (file.type === 'directory') return reply.callNotFound();
+  const err = file.metadata.error as { code?: string; status?: number };
+  if (err.code === 'ENOENT' || err.status === 404) return reply.callNotFound();
+  return reply.send(err);
+}
+
 export function dashboardRoutes(app: FastifyInstance, root: string = dashboardRoot): void {
-  void app.register(fastifyStatic, {
-    root,
-    prefix: '/dashboard/',
-    decorateReply: false,
-    index: false,
-    list: false,
-    redirect: false,
-    cacheControl: false,
-    allowedPath: (path) => isPageFilePath(path),
-    setHeaders: (res) => {
-      for (const [name, value] of Object.entries(PAGE_FILE_HEADERS)) res.setHeader(name, value);
-    },
-  });
+  app.route({ method: ['GET', 'HEAD'], url: `${PREFIX}*`, handler: (req, reply) => sendFile(root, req, reply) });
 }
