@@ -4,10 +4,13 @@ import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { toAppInfo } from '../apps/store.js';
 import { checkAppName } from '../apps/names.js';
-import { checkUpdates, install, remove, update } from '../apps/operations.js';
 import { appInfoSchema, seedInstallSchema, SOURCE_KINDS, startupAppSchema } from '../schemas.js';
 
 // Apps routes (spec §2): listing, install/remove/update jobs, lifecycle.
+// The install/remove/update code (installer, pip, wheel cache) is loaded by
+// the first job that needs it, not at every daemon start.
+
+const operations = (): Promise<typeof import('../apps/operations.js')> => import('../apps/operations.js');
 
 const logsQuery = {
   type: 'object',
@@ -26,7 +29,7 @@ export function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: strin
   if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
   // Defaults inside anyOf are not applied by ajv: fill them here.
   const full: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
-  return jobFor(ctx, 'install', (log) => install(ctx.ops, full, log));
+  return jobFor(ctx, 'install', async (log) => (await operations()).install(ctx.ops, full, log));
 }
 
 export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
@@ -54,14 +57,14 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.post<{ Params: { app_name: string } }>('/api/apps/remove/:app_name', { schema: { params: nameParam } },
     async (req) => {
       const name = checkAppName(req.params.app_name);
-      return jobFor(ctx, 'remove', (log) => remove(ctx.ops, name, log));
+      return jobFor(ctx, 'remove', async (log) => (await operations()).remove(ctx.ops, name, log));
     });
   app.post<{ Params: { app_name: string } }>('/api/apps/update/:app_name', { schema: { params: nameParam } },
     async (req) => {
       const name = checkAppName(req.params.app_name);
-      return jobFor(ctx, 'update', (log) => update(ctx.ops, name, log));
+      return jobFor(ctx, 'update', async (log) => (await operations()).update(ctx.ops, name, log));
     });
-  app.get('/api/apps/check-updates', async () => checkUpdates(ctx.ops));
+  app.get('/api/apps/check-updates', async () => (await operations()).checkUpdates(ctx.ops));
 
   app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name', { schema: { params: nameParam } },
     async (req) => ctx.apps.start(checkAppName(req.params.app_name)));
