@@ -22,9 +22,10 @@ export function parseAgent(userAgent: string | undefined): { config: string; hos
 
 export function managedByRoutes(app: FastifyInstance, now: () => Date = () => new Date()): void {
   let last: ManagedBy | null = null;
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const agent = parseAgent(req.headers['user-agent']);
     if (agent) last = { ...agent, last_seen: now().toISOString() };
+    done();
   });
   app.get('/api/robotctl/managed-by', async () => ({ managed_by: last }));
 }

@@ -56,11 +56,18 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   app.decorate('daemon', ctx);
   await app.register(websocket);
   installErrorHandlers(app);
-  app.addHook('onRequest', async (req) => {
+  // A callback hook, not an async one: no promise per request on a robot's every call.
+  app.addHook('onRequest', (req, _reply, done) => {
     ctx.robot.catchUp();
     ctx.stats.requests++;
-    refuseCrossSite(req.method, req.url, req.headers);
+    try {
+      refuseCrossSite(req.method, req.url, req.headers);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.stats.writes++;
+    done();
   });
   app.addHook('onReady', async () => {
     // Before anything else: an app a killed daemon left running must not run beside ours.
