@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DaemonState } from '../../lib/wire/daemon.js';
 import { JobRegistry } from './jobs.js';
@@ -84,7 +85,14 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   };
   let venvReady: Venv | null = null;
   const venv = async (): Promise<Venv> => (venvReady ??= await ensureVenv(opts.appsDir, python, log, `${marker}/tool`, opts.env ?? process.env));
-  const existing = async (): Promise<Venv | null> => venvReady ?? (await existingVenv(opts.appsDir));
+  // Found once, then only checked: every listing asked for it (a readdir of the venv's lib/ per request).
+  let venvFound: Venv | null = null;
+  const existing = async (): Promise<Venv | null> => {
+    if (venvReady) return venvReady;
+    if (venvFound && existsSync(venvFound.sitePackages)) return venvFound;
+    venvFound = await existingVenv(opts.appsDir);
+    return venvFound;
+  };
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   const installed = installedCache(opts.appsDir, sitePackages, (site) => store.installed(site));
   let chain: Promise<unknown> = Promise.resolve();

@@ -72,6 +72,7 @@ export class FixedRateLoop implements TimelineMember {
 
   /** The due tick, from the shared timer or catchUp(). */
   fire(now: number): void {
+    if (!this.active) return; // stopped by an earlier tick of the same walk
     if (this.last > 0) this.periods[this.count++ % RING] = now - this.last;
     this.last = now;
     this.tick(now);

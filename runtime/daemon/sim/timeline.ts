@@ -15,7 +15,8 @@ export interface TimelineMember {
 }
 
 export class SharedTimeline {
-  private readonly members = new Set<TimelineMember>();
+  /** In joining order; an array, walked by index 50 times a second (no iterator, no hash lookups). */
+  private members: TimelineMember[] = [];
   private timer: NodeJS.Timeout | null = null;
   private armedAt = Infinity;
 
@@ -34,13 +35,14 @@ export class SharedTimeline {
   }
 
   join(member: TimelineMember): void {
-    this.members.add(member);
+    if (!this.members.includes(member)) this.members.push(member);
     this.arm(member.nextDeadline);
   }
 
   leave(member: TimelineMember): void {
-    this.members.delete(member);
-    if (this.members.size === 0 && this.timer) {
+    // A new array: a walk in progress (fire) keeps the one it started with.
+    this.members = this.members.filter((m) => m !== member);
+    if (this.members.length === 0 && this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
       this.armedAt = Infinity;
@@ -59,12 +61,14 @@ export class SharedTimeline {
     this.timer = null;
     this.armedAt = Infinity;
     const now = performance.now();
-    let next = Infinity;
-    for (const m of this.members) {
+    const members = this.members;
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i] as TimelineMember;
       if (m.nextDeadline <= now) m.fire(now);
-      // A member's tick may stop it (leave) or stop others: only members still here count.
-      if (this.members.has(m)) next = Math.min(next, m.nextDeadline);
     }
+    // A tick may have stopped members (leave) or started others (join): the deadlines of those here now.
+    let next = Infinity;
+    for (const m of this.members) if (m.nextDeadline < next) next = m.nextDeadline;
     if (next !== Infinity) this.arm(next);
   }
 }
