@@ -1,4 +1,4 @@
-import { Dispatcher, Pool } from './undici.js';
+import { Client, Dispatcher, Pool } from './undici.js';
 
 // One bounded set of connections shared by the clients of every robot, so a
 // fleet run holds file descriptors in proportion to its parallelism, not to
@@ -24,17 +24,18 @@ const READS = new Set(['GET', 'HEAD']);
 const EVICTED = new Error('robot connections closed: idle, and the pool is full');
 
 export class RobotPool extends Dispatcher {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Pool | Client>();
   private readonly origins: number;
-  private readonly readOptions: Pool.Options;
+  private readonly readOptions: Client.Options;
   private readonly writeOptions: Pool.Options;
 
   constructor(opts: RobotPoolOptions = {}) {
     super();
     this.origins = Math.max(1, opts.origins ?? 16);
     const common = { keepAliveTimeout: opts.keepAliveMs ?? 4_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } };
-    // undici pipelines only idempotent requests, and only behind requests already sent.
-    this.readOptions = { ...common, connections: 1, pipelining: 2 };
+    // One Client, not a Pool of one: requests wait in it while it connects,
+    // then go out back to back (undici pipelines only idempotent requests).
+    this.readOptions = { ...common, pipelining: 2 };
     this.writeOptions = { ...common, connections: Math.max(1, (opts.perOrigin ?? 2) - 1) };
   }
 
@@ -51,7 +52,7 @@ export class RobotPool extends Dispatcher {
     if (pool) this.pools.delete(lane); // re-inserted last: Map order is the LRU order
     else {
       this.evictIdle();
-      pool = new Pool(origin, read ? this.readOptions : this.writeOptions);
+      pool = read ? new Client(origin, this.readOptions) : new Pool(origin, this.writeOptions);
     }
     this.pools.set(lane, pool);
     return pool.dispatch(options, handler);

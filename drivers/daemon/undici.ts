@@ -14,6 +14,7 @@ Object.assign(Dispatcher.prototype, load('undici/lib/api/index.js') as object);
 
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 export const Pool = load('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
+export const Client = load('undici/lib/dispatcher/client.js') as typeof Undici.Client;
 
 export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
   dispatcher: Undici.Dispatcher;
@@ -33,6 +34,8 @@ export function request(url: string, opts: RequestOptions): Promise<Undici.Dispa
 }
 // The same names as types, as undici's own declarations give them.
 export type Pool = Undici.Pool;
+export type Client = Undici.Client;
+export declare namespace Client { export type Options = Undici.Client.Options }
 export declare namespace Pool { export type Options = Undici.Pool.Options }
 export type Agent = Undici.Agent;
 export type Dispatcher = Undici.Dispatcher;
