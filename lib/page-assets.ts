@@ -1,4 +1,4 @@
-// What the two page servers agree on: the daemon's dashboard (@fastify/static)
+// What the two page servers agree on: the daemon's dashboard (@fastify/send in fastify)
 // and the agent's fleet page (@fastify/send on node:http). The libraries keep
 // every path inside the page folder; these rules only make everything else a
 // plain 404 instead of a 400/403 that differs between the two.

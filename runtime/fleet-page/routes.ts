@@ -7,8 +7,8 @@ import { PAGE_FILE_HEADERS, isPageFilePath } from '../../lib/page-assets.js';
 // The fleet page's files as plain node:http handlers; the CLI mounts them on
 // the agent's receiver (anything with `route(method, path, handler)`).
 // The page is at `/` and its assets under `/fleet/`; it polls `/status`.
-// Files are sent by @fastify/send (what @fastify/static uses for the
-// daemon's dashboard), which keeps every path inside the page folder.
+// Files are sent by @fastify/send (as the daemon's dashboard sends its
+// own), which keeps every path inside the page folder.
 
 /** Folder holding index.html, app.js, style.css… of the fleet page. */
 export const fleetPageRoot: string = packagePath('runtime', 'fleet-page', 'page');
