@@ -21,15 +21,6 @@ import WebSocket from 'ws';
 // never builds one in this TMPDIR: a template kept there would be a cache,
 // not a leftover.
 
-/** pip's temporary folders in `tmp` or one level below. */
-function pipFolders(tmp: string): string[] {
-  const top = readdirSync(tmp, { withFileTypes: true });
-  const below = top.filter((e) => e.isDirectory()).flatMap((e) => {
-    try { return readdirSync(join(tmp, e.name)); } catch { return []; }
-  });
-  return [...top.map((e) => e.name), ...below].filter((n) => n.startsWith('pip-'));
-}
-
 interface Child { url: string; stop: () => Promise<number | null> }
 
 /** `robotctl daemon --sim` with its temp folder in `tmp`, offline. */
@@ -64,8 +55,9 @@ t.test('failed installs leave no folder in TMPDIR', async (t) => {
     const err = await install.then(() => null, (e: unknown) => e);
     t.ok(err instanceof DaemonError && err.code === 'job_failed', `${what}: the job failed`);
     const logs = err instanceof DaemonError ? err.logs : [];
-    // pip builds the wheel first (runtime/daemon/apps/wheel-cache.ts): a broken app fails there.
-    t.ok(logs.some((l) => l.startsWith('Running command: ') && / -m pip (install|wheel) /.test(l)), `${what}: pip ran`, { logs });
+    // The wheel is built first (runtime/daemon/apps/build-wheel.ts, the backend's
+    // build_wheel hook as pip calls it): a broken app fails there.
+    t.ok(logs.some((l) => l.startsWith('Running command: ') && / -c '<the build_wheel hook of the PEP 517 backend>' /.test(l)), `${what}: the build ran`, { logs });
   };
   await failedInPip(client.install({ name: 'broken_app', source_kind: 'hf_space', description: '', url: `${hub.url}/spaces/demo/broken_app`, extra: {} }), 'Space');
   t.same(readdirSync(tmp), [], 'the failed Space install left nothing in TMPDIR');
@@ -89,12 +81,13 @@ t.test('an install interrupted by the daemon stopping leaves no folder in TMPDIR
     body: JSON.stringify({ name: 'cut_app', source_kind: 'local', description: '', url: null, extra: { path } }),
   });
   const { job_id } = (await res.json()) as { job_id: string };
-  // Follow the job; once pip runs and has made its own temporary folders
-  // (which a killed pip cannot remove), stop the daemon: pip is killed.
+  // Follow the job; once the build runs (with pip starting beside it,
+  // runtime/daemon/apps/pip-early.ts) and its temporary folder is there
+  // (which a killed build cannot remove), stop the daemon: both are killed.
   const ws = new WebSocket(`${d.url.replace('http', 'ws')}/api/apps/ws/apps-manager/${job_id}`);
   t.teardown(() => ws.close());
   await new Promise<void>((resolve) => ws.on('message', (m) => { if (m.toString().startsWith('Running command: ')) resolve(); }));
-  await until(() => pipFolders(tmp).length > 0, 60_000, 'pip made its temporary folders');
+  await until(() => readdirSync(tmp).some((n) => n.startsWith('robotctl-run-')), 60_000, 'the build\'s temporary folder');
   t.equal(await d.stop(), 0);
-  t.same(readdirSync(tmp), [], 'neither the staging copy nor pip\'s build folders are left');
+  t.same(readdirSync(tmp), [], 'neither the staging copy nor the build\'s or pip\'s folders are left');
 });

@@ -54,6 +54,31 @@ t.test('daemons in one process share one probe of the index', async (t) => {
   t.equal(heads, 1, 'one HEAD for three robots and a second question');
 });
 
+t.test('a minute on, the answer is renewed beside the install, which does not wait for the probe', async (t) => {
+  const held: (() => void)[] = [];
+  let heads = 0;
+  // The first HEAD is answered at once; later ones are held, then cut (the index went away).
+  const server = createServer((req, res) => {
+    heads++;
+    if (heads === 1) res.end();
+    else held.push(() => req.socket.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => { for (const answer of held) answer(); server.close(() => r()); }));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/simple/`;
+  let clock = 1_000_000;
+  const mode = indexModeCache({ PIP_INDEX_URL: url }, { now: () => clock, probeMs: 60_000 });
+  t.same(await mode(), { online: true, url }, 'the first install waits for the probe');
+  clock += 61_000;
+  t.same(await mode(), { online: true, url }, 'a minute later the last answer serves at once');
+  await until(() => heads === 2, 20_000, 'the renewing probe');
+  t.same(await mode(), { online: true, url }, 'while it runs, the same answer');
+  t.equal(heads, 2, 'and no second renewal');
+  held.shift()?.();
+  const reason = `the package index ${url} did not answer within 60 s`;
+  t.same(await until(async () => { const m = await mode(); return m.online ? null : m; }, 20_000, 'the renewed answer'), { online: false, reason }, 'once the probe ends, its answer serves the next installs');
+});
+
 t.test('an app and its dependency install from a local wheelhouse; the app imports it', { skip: findWheelFile() ? false : 'no Debian wheel file' }, async (t) => {
   const dir = t.testdir();
   const house = buildWheelhouse(dir);

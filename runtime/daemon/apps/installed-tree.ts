@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildWheel } from './build-wheel.js';
 import { pruneStale } from './files.js';
+import { startPipEarly } from './pip-early.js';
 import { runCommand, type RunOptions } from './run.js';
 import { sourceKey } from './wheel-cache.js';
 
 // Every robot of a fleet installs the same app source (one Space revision),
 // and what `pip install --no-deps --target <dir> <source>` puts in <dir> does
 // not depend on the robot: pure files, dist-info with relative paths,
-// bytecode of the same interpreter. So pip builds and installs a source once
-// per machine, in one run, into a folder of os.tmpdir() keyed like the wheel
+// bytecode of the same interpreter. So a source is built and pip-installed
+// once per machine into a folder of os.tmpdir() keyed like the wheel
 // cache (interpreter, flags, content), and each install copies that folder.
 // An app with scripts is the exception: pip writes the venv's python into
 // their first line, so every robot gets its own pip install.
@@ -31,9 +33,26 @@ export interface TreeInstall {
 }
 
 async function pipInstall(install: TreeInstall, target: string): Promise<void> {
-  const args = ['-m', 'pip', 'install', ...install.flags, '--target', target, install.src];
-  install.run.onLine?.(`Running command: ${install.python} ${args.join(' ')}`);
-  await runCommand(install.python, args, install.run);
+  const args = (what: string): string[] => ['install', ...install.flags, '--target', target, what];
+  // With build isolation pip fetches the backend, so pip builds. Without it,
+  // pip would import the venv's backend: the wheel is built here instead
+  // (build-wheel.ts: one Python process fewer) while pip, started at once,
+  // imports itself (pip-early.ts); pip then installs that wheel.
+  if (!install.flags.includes('--no-build-isolation')) return pipRun(install, args(install.src));
+  const out = await mkdtemp(join(tmpdir(), 'robotctl-wheel-out-'));
+  const pip = startPipEarly(install.python, install.run);
+  try {
+    const wheel = await buildWheel(install.python, install.src, out, install.run);
+    await pip.run(args(wheel));
+  } finally {
+    await pip.cancel();
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+async function pipRun(install: TreeInstall, args: string[]): Promise<void> {
+  install.run.onLine?.(`Running command: ${install.python} -m pip ${args.join(' ')}`);
+  await runCommand(install.python, ['-m', 'pip', ...args], install.run);
 }
 
 /** The shared installed tree of the source, made now if missing; null when it cannot be shared. */

@@ -12,7 +12,7 @@ import type { IndexMode } from './package-index.js';
 import { pipEnv } from './run.js';
 import { customAppUrl } from './custom-url.js';
 import { installSource } from './installed-tree.js';
-import type { SpaceSource } from './space-source.js';
+import type { SpaceSnapshot, SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
 import type { Venv } from './venv.js';
@@ -95,12 +95,13 @@ function safeJoin(root: string, rel: string): string {
   return p;
 }
 
-export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Log): Promise<AppRecord> {
+/** `known`: the Space's snapshot when the caller has just read it (an update compares shas first). */
+export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Log, known?: SpaceSnapshot): Promise<AppRecord> {
   const url = info.url ?? '';
   const repoId = spaceIdFromUrl(url);
   log(`Downloading HuggingFace Space: ${repoId}`);
   const spaces = deps.spaces();
-  const snap = await spaces.snapshot(repoId, deps.signal);
+  const snap = known?.id === repoId ? known : await spaces.snapshot(repoId, deps.signal);
   log(`Space found: ${snap.id} (private=${snap.private ? 'True' : 'False'})`);
   log(`Downloading ${snap.files.length} files at revision ${snap.sha}`);
   const stage = await emptyStaging(info.name);

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { AppInfo, AppUpdateInfo } from '../../../lib/wire/daemon.js';
 import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
 import { pipEnv, runCommand } from './run.js';
+import type { SpaceSnapshot } from './space-source.js';
 import type { AppStore } from './store.js';
 
 // The app operations behind the install/remove/update jobs and check-updates,
@@ -15,10 +16,10 @@ export interface OpsDeps extends InstallDeps {
   isBusy: (name: string) => boolean;
 }
 
-export async function install(deps: OpsDeps, info: AppInfo, log: Log): Promise<void> {
+export async function install(deps: OpsDeps, info: AppInfo, log: Log, known?: SpaceSnapshot): Promise<void> {
   try {
     if (info.source_kind === 'local') await installFromPath(deps, info, log);
-    else await installFromSpace(deps, info, log);
+    else await installFromSpace(deps, info, log, known);
   } catch (err) {
     log(`Failed to install app '${info.name}'`);
     throw err;
@@ -57,7 +58,8 @@ export async function update(deps: OpsDeps, name: string, log: Log): Promise<voi
     return;
   }
   log(`Updating '${name}' from ${record.installed_sha ?? 'unknown'} to ${latest.sha}`);
-  await install(deps, { ...record.info, url: record.source }, log);
+  // The snapshot just read is the revision to install: no second request for it.
+  await install(deps, { ...record.info, url: record.source }, log, latest);
 }
 
 export interface UpdatesResponse {

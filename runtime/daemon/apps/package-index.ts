@@ -3,7 +3,8 @@
 // probe of the index pip would use (PIP_INDEX_URL, else PyPI) for a few
 // seconds. Any HTTP answer means reachable. The answer is kept a minute so a
 // run of installs probes once, and shared by every daemon in the process (the
-// robots of `--robots N` installing at once wait on one probe, not N).
+// robots of `--robots N` installing at once wait on one probe, not N); after
+// the minute it is renewed in the background (only the first install waits).
 
 export type IndexMode = { online: true; url: string } | { online: false; reason: string };
 
@@ -30,7 +31,8 @@ async function probe(url: string, ms: number): Promise<boolean> {
 
 const probes = new Map<string, { at: number; mode: Promise<IndexMode> }>();
 
-export function indexModeCache(env: NodeJS.ProcessEnv, opts: { offline?: boolean; probeMs?: number } = {}): () => Promise<IndexMode> {
+export function indexModeCache(env: NodeJS.ProcessEnv, opts: { offline?: boolean; probeMs?: number; now?: () => number } = {}): () => Promise<IndexMode> {
+  const now = opts.now ?? Date.now;
   return async () => {
     if (opts.offline) return { online: false, reason: '--offline' };
     if (truthy(env.PIP_NO_INDEX)) return { online: false, reason: 'PIP_NO_INDEX is set' };
@@ -38,11 +40,16 @@ export function indexModeCache(env: NodeJS.ProcessEnv, opts: { offline?: boolean
     const ms = opts.probeMs ?? 3000;
     const key = `${ms} ${url}`;
     const cached = probes.get(key);
-    if (cached && Date.now() - cached.at < KEEP_MS) return cached.mode;
+    if (cached && now() - cached.at < KEEP_MS) return cached.mode;
     const mode: Promise<IndexMode> = probe(url, ms).then((up) => (up
       ? { online: true, url }
       : { online: false, reason: `the package index ${shownUrl(url)} did not answer within ${ms / 1000} s` }));
-    probes.set(key, { at: Date.now(), mode });
-    return mode;
+    probes.set(key, { at: now(), mode: cached ? cached.mode : mode });
+    // An older answer serves this install while the probe runs beside it: an
+    // index that does not answer costs the probe's seconds once, not on every
+    // install a minute apart. The fresh answer serves the installs after it.
+    if (!cached) return mode;
+    void mode.then((fresh) => { if (probes.get(key)?.mode === cached.mode) probes.set(key, { at: now(), mode: Promise.resolve(fresh) }); });
+    return cached.mode;
   };
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { markerEnv } from './proc.js';
 import { splitLines } from './line-splitter.js';
@@ -19,6 +20,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The daemon instance's marker, put in the command's environment. */
   marker?: string;
+  /** What to write to the command's stdin once known (null: nothing); without it stdin is closed. */
+  input?: Promise<string | null>;
 }
 
 export class CommandError extends Error {
@@ -47,7 +50,12 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     const scratch = mkdtempSync(join(base.TMPDIR || tmpdir(), 'robotctl-run-'));
     const dropScratch = (): void => rmSync(scratch, { recursive: true, force: true });
     const env = { ...base, TMPDIR: scratch, ...(opts.marker ? markerEnv(opts.marker) : {}) };
-    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+    if (opts.input && child.stdin) {
+      const stdin = child.stdin;
+      stdin.on('error', () => {}); // EPIPE when the command ended first: its exit code tells
+      void opts.input.then((text) => stdin.end(text ?? ''), () => stdin.end());
+    }
     const onAbort = (): void => killGroup(child.pid);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const lines: string[] = [];
@@ -56,8 +64,9 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
       if (lines.length > 400) lines.shift();
       opts.onLine?.(l);
     };
-    splitLines(child.stdout, emit);
-    splitLines(child.stderr, emit);
+    // Both are pipes (stdio above); only stdin's kind varies.
+    splitLines(child.stdout as Readable, emit);
+    splitLines(child.stderr as Readable, emit);
     child.on('error', (err) => {
       dropScratch();
       reject(new CommandError(`${cmd} could not run: ${err.message}`, null, []));
