@@ -94,11 +94,17 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   };
 }
 
+// A job's status is polled with a backoff capped at JOB_POLL_MAX_MS: an
+// install of a few seconds (a redeploy) is then seen done within a quarter
+// second, at four cheap GETs a second. The log WebSocket is not used: the
+// real daemon's never answers when the job ended before it connected.
+const JOB_POLL_MAX_MS = 250;
+
 function jobCalls(call: Call, jobTimeoutMs: number) {
   async function wait(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo> {
     const deadline = Date.now() + (o.timeoutMs ?? jobTimeoutMs);
     let info: JobInfo = { command, status: 'pending', logs: [] };
-    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+    for (let pause = 50; ; pause = Math.min(pause * 2, JOB_POLL_MAX_MS)) {
       try {
         info = await call<JobInfo>(`/api/apps/job-status/${encodeURIComponent(jobId)}`, { signal: o.signal });
       } catch (err) {
