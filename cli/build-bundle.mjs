@@ -44,9 +44,31 @@ const result = await esbuild.build({
   // the bundle's is in the same dist/ folder, so both resolve as before.
   define: { 'import.meta.url': '__robotctlBundleUrl' },
   banner: { js: 'const __robotctlBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [lazyChildProcess()],
   metafile: true,
   logLevel: 'warning',
 });
+
+/**
+ * commander requires node:child_process when it loads, for subcommands that
+ * are executables (robotctl has none): with net and dgram behind it, about
+ * 3 ms of every start. Inside commander it becomes an object that requires
+ * the real module on first use.
+ */
+function lazyChildProcess() {
+  return {
+    name: 'lazy-child-process-for-commander',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (
+        args.importer.includes('/node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'robotctl' } : undefined
+      ));
+      b.onLoad({ filter: /.*/, namespace: 'robotctl' }, () => ({
+        contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 // bin/bundle-loader.js compiles the bundle as a script, where import() of a
 // package cannot work: code must require() what it loads lazily (schema/yaml-lib.ts).
