@@ -15,7 +15,9 @@ export function processIo(): Io {
     out: (t) => { process.stdout.write(t); },
     err: (t) => { process.stderr.write(t); },
     isTTY: Boolean(process.stdout.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // A getter: the first touch of process.stdin builds its stream (a few ms
+    // of start-up), and only commands that may prompt ask.
+    get stdinIsTTY() { return Boolean(process.stdin.isTTY); },
     env: process.env,
     cwd: process.cwd(),
   };

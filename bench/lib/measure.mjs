@@ -32,12 +32,22 @@ export async function measureCli(args, { cwd = root, env = {} } = {}) {
   }
 }
 
-/** Whole-process wall time of `node bin/robotctl.js …args` (node's own start included), median of `runs`. */
-export function processWallMs(args, { cwd = root, env = {}, runs = 7 } = {}) {
+/**
+ * Whole-process wall time of `node bin/robotctl.js …args` (node's own start
+ * included), median of `runs`; `unset` names variables removed from the environment.
+ */
+export function processWallMs(args, { cwd = root, env = {}, unset = [], runs = 7 } = {}) {
+  return nodeWallMs([bin, ...args], { cwd, env, unset, runs });
+}
+
+/** Whole-process wall time of `node …args`, median of `runs` (see processWallMs). */
+export function nodeWallMs(args, { cwd = root, env = {}, unset = [], runs = 7 } = {}) {
+  const childEnv = { ...process.env, NO_COLOR: '1', ...env };
+  for (const name of unset) delete childEnv[name];
   const times = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    spawnSync(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: 'ignore' });
+    spawnSync(process.execPath, args, { cwd, env: childEnv, stdio: 'ignore' });
     times.push(performance.now() - t0);
   }
   return median(times);

@@ -1,7 +1,7 @@
 import { useColor, type Io } from '../../lib/io.js';
 import type { ApplyReport } from '../../reconciler/report.js';
 import type { Plan } from '../../reconciler/types.js';
-import { renderPlan } from './plan-view.js';
+import { writePlan } from './plan-view.js';
 import { createProgress, type Progress } from './progress.js';
 import { renderReport, reportJson } from './report-view.js';
 import type { ViewType } from './view-type.js';
@@ -29,7 +29,7 @@ const DRY_RUN = '\nDry run: nothing was changed.\n';
 function humanView(io: Io): ApplyView {
   const color = useColor(io);
   return {
-    plan: (p) => io.out(renderPlan(p, { color })),
+    plan: (p) => writePlan(p, { color }, (text) => io.out(text)),
     say: (text) => io.out(text),
     idle: (p, report, dryRun) => {
       if (dryRun && p.actions.length > 0) io.out(DRY_RUN);
@@ -46,7 +46,7 @@ function humanView(io: Io): ApplyView {
 
 function jsonView(io: Io): ApplyView {
   return {
-    plan: (p) => io.err(renderPlan(p)),
+    plan: (p) => writePlan(p, {}, (text) => io.err(text)),
     say: (text) => io.err(text),
     idle: (p, report, dryRun) => {
       if (dryRun && p.actions.length > 0) io.err(DRY_RUN);

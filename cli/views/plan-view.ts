@@ -22,7 +22,7 @@ export function newPlanView(type: ViewType, io: Io): PlanView {
   if (type === 'json') return { show: (p) => io.out(planToJson(p)), saved: () => {}, incomplete };
   const color = useColor(io);
   return {
-    show: (p) => io.out(renderPlan(p, { color })),
+    show: (p) => writePlan(p, { color }, (text) => io.out(text)),
     saved: (file, configFile) => io.out(`\nSaved the plan to ${file}: apply it with \`robotctl apply -f ${configFile} --plan ${file}\`.\n`),
     incomplete,
   };
@@ -43,23 +43,46 @@ const VERB: Record<WebhookAction['type'], string> = {
 };
 
 export function renderPlan(plan: Plan, opts: RenderOptions = {}): string {
+  const parts: string[] = [];
+  writePlan(plan, opts, (text) => parts.push(text));
+  return parts.join('');
+}
+
+/** Lines handed to `write` at once: a plan of 50,000 webhooks is 300,000 lines (12 MB). */
+const CHUNK_LINES = 2000;
+
+/**
+ * The human plan, handed to `write` a few thousand lines at a time (the
+ * concatenation is renderPlan's text): a large plan is never one string
+ * beside its lines, at the moment the process holds the most.
+ */
+export function writePlan(plan: Plan, opts: RenderOptions, write: (text: string) => void): void {
   const paint = painter(opts.color === true);
-  const lines: string[] = [];
+  let lines: string[] = [];
+  const flush = (): void => {
+    if (lines.length > 0) write(`${lines.join('\n')}\n`);
+    lines = [];
+  };
+  const line = (text: string): void => {
+    lines.push(text);
+    if (lines.length >= CHUNK_LINES) flush();
+  };
   const hooks = plan.actions.filter(isWebhookAction);
   const robots = plan.actions.filter(isRobotAction);
-  if (plan.actions.length > 0) lines.push('robotctl will perform the following actions:', '');
+  if (plan.actions.length > 0) { line('robotctl will perform the following actions:'); line(''); }
   if (hooks.length > 0) {
-    lines.push('Hub webhooks:');
-    for (const a of hooks) lines.push(...webhookLines(a, paint));
-    lines.push('');
+    line('Hub webhooks:');
+    for (const a of hooks) webhookLines(a, paint, line);
+    line('');
   }
   for (const [robot, actions] of groupByRobot(robots)) {
-    lines.push(`Robot ${robot}:`);
-    for (const a of actions) lines.push(`  ${paint(SYMBOL[a.type], a.type)} ${robotText(a)} ${ansiGray(paint, `(${a.reason})`)}`);
-    lines.push('');
+    line(`Robot ${robot}:`);
+    for (const a of actions) line(`  ${paint(SYMBOL[a.type], a.type)} ${robotText(a)} ${ansiGray(paint, `(${a.reason})`)}`);
+    line('');
   }
-  lines.push(...contextLines(plan), summaryLine(plan));
-  return `${lines.join('\n')}\n`;
+  for (const text of contextLines(plan)) line(text);
+  line(summaryLine(plan));
+  flush();
 }
 
 export function summaryLine(plan: Plan): string {
@@ -74,26 +97,22 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${adopt}${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.robot} robot change${s.robot === 1 ? '' : 's'}.`;
 }
 
-function webhookLines(a: WebhookAction, paint: Painter): string[] {
+function webhookLines(a: WebhookAction, paint: Painter, line: (text: string) => void): void {
   const id = a.type === 'create' ? '' : ` (id ${a.id})`;
-  const head = `  ${paint(SYMBOL[a.type], a.type)} ${a.address}${id} will be ${VERB[a.type]}`;
-  const out = [`${head} ${ansiGray(paint, `(${a.reason})`)}`];
-  if (a.type === 'create') out.push(...viewLines(a.desired));
+  line(`  ${paint(SYMBOL[a.type], a.type)} ${a.address}${id} will be ${VERB[a.type]} ${ansiGray(paint, `(${a.reason})`)}`);
+  if (a.type === 'create') viewLines(a.desired, line);
   if (a.type === 'update') {
-    for (const c of a.changes) out.push(`      ${c.field.padEnd(8)} ${show(c.before)} → ${show(c.after)}`);
+    for (const c of a.changes) line(`      ${c.field.padEnd(8)} ${show(c.before)} → ${show(c.after)}`);
   }
-  return out;
 }
 
-function viewLines(v: WebhookView): string[] {
-  const rows: [string, string][] = [
-    v.url !== null ? ['url', show(v.url)] : ['job_id', show(v.jobId)],
-    ['watched', show(v.watched)],
-    ['domains', v.domains.length === 0 ? 'all' : show(v.domains)],
-    ['secret', v.hasSecret ? SENSITIVE : 'none'],
-    ['enabled', String(v.enabled)],
-  ];
-  return rows.map(([k, val]) => `      ${k.padEnd(8)} = ${val}`);
+// The field names padded to 8, as the update lines pad theirs.
+function viewLines(v: WebhookView, line: (text: string) => void): void {
+  line(v.url !== null ? `      url      = ${show(v.url)}` : `      job_id   = ${show(v.jobId)}`);
+  line(`      watched  = ${show(v.watched)}`);
+  line(`      domains  = ${v.domains.length === 0 ? 'all' : show(v.domains)}`);
+  line(`      secret   = ${v.hasSecret ? SENSITIVE : 'none'}`);
+  line(`      enabled  = ${String(v.enabled)}`);
 }
 
 function robotText(a: RobotAction): string {

@@ -2,6 +2,7 @@ import { ansi, useColor, type Io } from '../../lib/io.js';
 import type { LoadResult } from '../../schema/load.js';
 import { redactedConfig } from '../../schema/redact.js';
 import { formatDiagnostic } from '../../schema/types.js';
+import { yamlLib } from '../../schema/yaml-lib.js';
 import type { ViewType } from './view-type.js';
 
 // `robotctl validate`: the diagnostics (one per line, on stderr) or the
@@ -20,7 +21,7 @@ export function newValidateView(type: ViewType, io: Io): ValidateView {
     result: async (r, file, print) => {
       if (!r.ok) for (const d of r.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
       // yaml is loaded only to print: reading a valid file does not need it.
-      else if (print) io.out((await import('yaml')).stringify(redactedConfig(r.config)));
+      else if (print) io.out(yamlLib().stringify(redactedConfig(r.config)));
       else io.out(`${file}: ${color ? ansi.green('valid') : 'valid'}\n`);
     },
   };

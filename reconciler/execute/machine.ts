@@ -3,10 +3,25 @@ import type { Action } from '../types.js';
 import type { Performed } from './perform.js';
 import { isAlreadyRunning, shortReason } from './errors.js';
 
+/** The action happened but could not be recorded: nothing else may run. */
+export class RecordFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(shortReason(failure));
+    this.name = 'RecordFailed';
+  }
+}
+
+/** What a failure is about, for the report: a record's own error rather than its wrapper. */
+function reasonOf(error: unknown): string {
+  return shortReason(error instanceof RecordFailed ? error.failure : error);
+}
+
 // One actor per unit of work: the hub, or one robot. It runs the unit's
-// actions in order; each one is performed (an effect in a fromPromise actor
-// that honours its signal), then recorded in the state file before the next
-// one starts. The machine never retries: the drivers already did, under the
+// actions in order; each one is performed, then recorded in the state file
+// before the next one starts, both in one fromPromise actor that honours its
+// signal for the effect (one child actor per action: the executor's own cost
+// per action was about a fifth of a first apply's CPU with two). A failure to
+// record arrives as a RecordFailed and ends the unit whatever continueOnError says. The machine never retries: the drivers already did, under the
 // one policy of lib/retry.ts, so a failure that reaches it is final for this
 // run. "An app is already running" from a start goes through `resolving`
 // (stop, then start again): that is a different action, not a retry. STOP lets the action in flight finish and be
@@ -68,12 +83,13 @@ export const unitMachine = setup({
     emitted: {} as UnitEmitted,
   },
   actors: {
-    perform: notWired('perform') as unknown as ReturnType<typeof fromPromise<Performed & { ms: number }, { action: Action }>>,
-    record: notWired('record') as unknown as ReturnType<typeof fromPromise<void, { action: Action; performed: Performed }>>,
+    /** Performs the action, then records it (a record's failure rejects with RecordFailed). */
+    performAndRecord: notWired('performAndRecord') as unknown as ReturnType<typeof fromPromise<Performed & { ms: number }, { action: Action }>>,
     resolveConflict: notWired('resolveConflict') as unknown as ReturnType<typeof fromPromise<void, { action: Action }>>,
   },
   guards: {
     stopRequested: ({ context }) => context.stopRequested,
+    recordFailed: ({ event }) => (event as { error?: unknown }).error instanceof RecordFailed,
     hasNext: ({ context }) => context.index < context.actions.length,
     isConflict: ({ context, event }) =>
       current(context).type === 'start' && !context.conflictTried && isAlreadyRunning((event as { error?: unknown }).error),
@@ -83,11 +99,11 @@ export const unitMachine = setup({
     begin: assign({ conflictTried: false, performed: null, started: () => Date.now() }),
     announce: emit(({ context }) => ({ type: 'action.started' as const, unit: context.unit, action: current(context) })),
     markFailed: assign({
-      failed: ({ context, event }) => [...context.failed, { action: current(context), error: shortReason((event as { error?: unknown }).error) }],
+      failed: ({ context, event }) => [...context.failed, { action: current(context), error: reasonOf((event as { error?: unknown }).error) }],
     }),
     emitFailed: emit(({ context, event }) => ({
       type: 'action.failed' as const, unit: context.unit, action: current(context),
-      ms: Date.now() - context.started, error: shortReason((event as { error?: unknown }).error),
+      ms: Date.now() - context.started, error: reasonOf((event as { error?: unknown }).error),
     })),
     emitDone: emit(({ context }) => ({
       type: 'action.done' as const, unit: context.unit, action: current(context),
@@ -116,10 +132,11 @@ export const unitMachine = setup({
     },
     performing: {
       invoke: {
-        src: 'perform',
+        src: 'performAndRecord',
         input: ({ context }) => ({ action: current(context) }),
-        onDone: { target: 'recording', actions: assign({ performed: ({ event }) => event.output }) },
+        onDone: { target: 'next', actions: [assign({ performed: ({ event }) => event.output }), 'emitDone', 'advance'] },
         onError: [
+          { guard: 'recordFailed', target: 'failed', actions: ['markFailed', 'emitFailed'] },
           {
             guard: 'isConflict', target: 'resolving',
             actions: [assign({ conflictTried: true }), emit(({ context, event }) => ({
@@ -140,15 +157,6 @@ export const unitMachine = setup({
           { guard: 'continueOnError', target: 'next', actions: ['markFailed', 'emitFailed', 'advance'] },
           { target: 'failed', actions: ['markFailed', 'emitFailed'] },
         ],
-      },
-    },
-    recording: {
-      invoke: {
-        src: 'record',
-        input: ({ context }) => ({ action: current(context), performed: context.performed as Performed }),
-        onDone: { target: 'next', actions: ['emitDone', 'advance'] },
-        // The action happened but could not be recorded: nothing else may run.
-        onError: { target: 'failed', actions: ['markFailed', 'emitFailed'] },
       },
     },
     done: { type: 'final', entry: assign({ outcome: 'done' as const }) },

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createActor, fromPromise, type ActorOptions } from 'xstate';
 import type { Action } from '../types.js';
-import { unitMachine, type UnitEmitted, type UnitInput, type UnitOutput } from './machine.js';
+import { RecordFailed, unitMachine, type UnitEmitted, type UnitInput, type UnitOutput } from './machine.js';
 import type { Performed } from './perform.js';
 import { shortReason } from './errors.js';
 import { watchRetries } from '../../lib/retry.js';
@@ -29,16 +29,22 @@ export interface RunUnitOptions {
 export function providedMachine(effects: UnitEffects, unit = '', onEvent?: (e: UnitEmitted) => void) {
   return unitMachine.provide({
     actors: {
-      perform: fromPromise<Performed & { ms: number }, { action: Action }>(async ({ input, signal }) => {
+      performAndRecord: fromPromise<Performed & { ms: number }, { action: Action }>(async ({ input, signal }) => {
         // Drivers tie one listener per request to this signal (polls make many).
         setMaxListeners(0, signal);
         const t0 = performance.now();
         const done = await watchRetries((e) => onEvent?.({
           type: 'action.retrying', unit, action: input.action, attempt: e.attempt, delayMs: e.delayMs, error: shortReason(e.error),
         }), () => effects.perform(input.action, signal));
-        return { ...done, ms: Math.round(performance.now() - t0) };
+        const ms = Math.round(performance.now() - t0);
+        // Recorded whatever the signal says: what happened is kept.
+        try {
+          await effects.record(input.action, done);
+        } catch (err) {
+          throw new RecordFailed(err);
+        }
+        return { ...done, ms };
       }),
-      record: fromPromise<void, { action: Action; performed: Performed }>(({ input }) => effects.record(input.action, input.performed)),
       resolveConflict: fromPromise<void, { action: Action }>(({ input, signal }) => effects.resolveConflict(input.action, signal)),
     },
   });

@@ -193,3 +193,21 @@ t.test('an unreachable robot does not stop the others; an unreachable canary cou
   t.same(r2.robots.map((r) => r.status), ['unreachable', 'skipped', 'skipped']);
   t.same(b.started, []);
 });
+
+t.test('an action done but not recorded ends the unit, even one that goes on after failures', async (t) => {
+  const events: UnitEmitted[] = [];
+  const performed: string[] = [];
+  const out = await runUnit(input([del('a'), del('b'), del('c')], { continueOnError: true }), {
+    perform: async (a) => { performed.push(a.address); return { result: {}, detail: '' }; },
+    record: async (a) => { if (a.address === 'webhooks.b') throw new Error('disk full\nsecond line'); },
+    resolveConflict: async () => {},
+  }, { onEvent: (e) => events.push(e) });
+  t.equal(out.status, 'failed');
+  t.same(performed, ['webhooks.a', 'webhooks.b'], 'c never starts');
+  t.same(out.completed.map((a) => a.address), ['webhooks.a']);
+  t.same(out.failed, [{ action: del('b'), error: 'disk full' }], 'the record\'s own reason, first line');
+  t.same(out.notDone.map((a) => a.address), ['webhooks.c']);
+  t.same(events.map((e) => `${e.type} ${e.action.address}`), [
+    'action.started webhooks.a', 'action.done webhooks.a', 'action.started webhooks.b', 'action.failed webhooks.b',
+  ]);
+});

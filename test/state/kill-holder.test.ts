@@ -33,7 +33,7 @@ t.teardown(async () => {
 });
 
 function startHolder(spec: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const loader = process.execArgv.filter((a) => a.includes('typescript'));
+  const loader = process.execArgv.filter((a) => a.includes('typescript') || a.includes('ts-cache'));
   const child = spawn(process.execPath, [...loader, holderScript, spec], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';

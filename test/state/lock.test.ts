@@ -13,7 +13,7 @@ import { acquireLock, breakLock, isStale, LockError, lockPath, readLock } from '
 const holderScript = fileURLToPath(new URL('./lock-holder.ts', import.meta.url));
 
 function startHolder(statePath: string): Promise<{ child: ChildProcessWithoutNullStreams; pid: number }> {
-  const loader = process.execArgv.filter((a) => a.includes('typescript'));
+  const loader = process.execArgv.filter((a) => a.includes('typescript') || a.includes('ts-cache'));
   const child = spawn(process.execPath, [...loader, holderScript, statePath], { stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
