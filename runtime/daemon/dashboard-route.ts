@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { packagePath } from '../../lib/paths.js';
 import { PAGE_FILE_HEADERS, isPageFilePath } from '../../lib/page-assets.js';
@@ -10,15 +11,17 @@ import { PAGE_FILE_HEADERS, isPageFilePath } from '../../lib/page-assets.js';
 // @fastify/send is loaded by the first file request: registering
 // @fastify/static loaded it, glob and more at every daemon start (about a
 // sixth of `robotctl daemon --sim`'s start-up), for a page a fleet of
-// simulated robots never opens.
+// simulated robots never opens. Loaded with require(), not import(): the
+// CLI's bundle runs as a script (cli/build-bundle.mjs).
 
 export const dashboardRoot: string = packagePath('runtime', 'daemon', 'dashboard');
 
 const PREFIX = '/dashboard/';
 
 type Send = typeof import('@fastify/send').default;
-let sendLoaded: Promise<Send> | null = null;
-const loadSend = (): Promise<Send> => (sendLoaded ??= import('@fastify/send').then((m) => m.default));
+const require = createRequire(import.meta.url);
+let sendLoaded: Send | undefined;
+const loadSend = (): Send => (sendLoaded ??= (require('@fastify/send') as { default: Send }).default);
 
 /** The file's path under the folder, decoded as @fastify/static decodes it; null when not a page file. */
 function pagePath(url: string): string | null {
@@ -35,7 +38,7 @@ function pagePath(url: string): string | null {
 async function sendFile(root: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const path = pagePath(req.raw.url ?? '');
   if (path === null) return reply.callNotFound();
-  const send = await loadSend();
+  const send = loadSend();
   // send() decodes the path again: hand it encoded, as @fastify/static does.
   const file = await send(req.raw, encodeURI(path), { root, index: false, cacheControl: false });
   if (file.type === 'file') {
