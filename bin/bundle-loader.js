@@ -14,6 +14,8 @@ const dist = join(__dirname, '..', 'dist');
 const BUNDLE = join(dist, 'robotctl.cjs');
 const CACHE = join(dist, 'robotctl.cjs.cache');
 const TSC_OUTPUT = join(dist, '.tsbuildinfo');
+const SERVERS = join(dist, 'robotctl-servers.cjs');
+const SERVERS_CACHE = join(dist, 'robotctl-servers.cjs.cache');
 
 function mtime(file) {
   const s = statSync(file, { throwIfNoEntry: false });
@@ -21,24 +23,48 @@ function mtime(file) {
 }
 
 /** The code cache, if it was written after the bundle (a rebuilt bundle makes it stale). */
-function codeCache(bundleTime) {
-  const cacheTime = mtime(CACHE);
-  return cacheTime !== undefined && cacheTime >= bundleTime ? readFileSync(CACHE) : undefined;
+function codeCache(bundleTime, cacheFile) {
+  const cacheTime = mtime(cacheFile);
+  return cacheTime !== undefined && cacheTime >= bundleTime ? readFileSync(cacheFile) : undefined;
+}
+
+/** Compiles and runs a bundle as CommonJS, with its code cache when that is fresh: { exports, script }. */
+function runScript(file, bundleTime, cacheFile, useCache) {
+  // Rejected data (another Node or V8 flags) only costs a normal compile.
+  const cachedData = useCache ? codeCache(bundleTime, cacheFile) : undefined;
+  const script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
+  return { exports: mod.exports, script };
 }
 
 /**
- * Compiles and runs the bundle: { exports, script } (script.createCachedData()
- * is how the build makes the cache), or undefined when it is missing or stale.
+ * The CLI bundle: { exports, script } (script.createCachedData() is how the
+ * build makes the cache), or undefined when it is missing or stale.
  */
 function loadBundle({ useCache = true } = {}) {
   const bundleTime = mtime(BUNDLE);
   if (bundleTime === undefined || bundleTime < (mtime(TSC_OUTPUT) ?? 0)) return undefined;
-  // Rejected data (another Node or V8 flags) only costs a normal compile.
-  const cachedData = useCache ? codeCache(bundleTime) : undefined;
-  const script = new Script(wrap(readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData });
-  const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(BUNDLE), mod, BUNDLE, dirname(BUNDLE));
-  return { exports: mod.exports, script };
+  return runScript(BUNDLE, bundleTime, CACHE, useCache);
 }
 
-module.exports = { loadBundle, BUNDLE, CACHE };
+// The server libraries (fastify, @fastify/websocket, ws) are a bundle of their
+// own with its own code cache, made by starting a simulated robot: in the CLI's
+// bundle they would make every command's cache larger (validate ~15 ms slower),
+// here they cost only the commands that serve. The CLI bundle requires them
+// through servers(); without their bundle they come from node_modules.
+let servers;
+function loadServers({ useCache = true } = {}) {
+  const bundleTime = mtime(SERVERS);
+  servers = bundleTime === undefined
+    ? { exports: { fastify: require('fastify'), websocket: require('@fastify/websocket'), ws: require('ws') }, script: undefined }
+    : runScript(SERVERS, bundleTime, SERVERS_CACHE, useCache);
+  return servers;
+}
+
+/** The server libraries, loaded once. */
+function serverLibs() {
+  return (servers ?? loadServers()).exports;
+}
+
+module.exports = { loadBundle, loadServers, serverLibs, BUNDLE, CACHE, SERVERS, SERVERS_CACHE };

@@ -15,12 +15,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { BUNDLE, CACHE } = require('../bin/bundle-loader.js');
+const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE } = require('../bin/bundle-loader.js');
 /** Bundled into the file: small, pure JavaScript, loaded by every command. */
 const INLINE = new Set(['commander']);
+/**
+ * The server libraries, bundled into a file of their own (SERVERS) that the
+ * CLI bundle requires through bin/bundle-loader.js's serverLibs() when a
+ * command serves: key in serverLibs() for each package.
+ */
+const SERVER_LIBS = { fastify: 'fastify', '@fastify/websocket': 'websocket', ws: 'ws' };
 
-rmSync(CACHE, { force: true });
-rmSync(BUNDLE, { force: true });
+for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS]) rmSync(f, { force: true });
 let esbuild;
 try {
   esbuild = require('esbuild');
@@ -30,7 +35,25 @@ try {
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((d) => !INLINE.has(d)).flatMap((d) => [d, `${d}/*`]);
+const externalBut = (inline) => Object.keys(pkg.dependencies).filter((d) => !inline.has(d)).flatMap((d) => [d, `${d}/*`]);
+const external = externalBut(new Set([...INLINE, ...Object.keys(SERVER_LIBS)]));
+
+await esbuild.build({
+  absWorkingDir: root,
+  stdin: {
+    contents: Object.entries(SERVER_LIBS).map(([pkgName, key]) => `exports[${JSON.stringify(key)}] = require(${JSON.stringify(pkgName)});`).join('\n'),
+    resolveDir: root,
+    loader: 'js',
+  },
+  outfile: SERVERS,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: externalBut(new Set(Object.keys(SERVER_LIBS))),
+  logLevel: 'warning',
+});
+
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: ['dist/cli/main.js'],
@@ -44,7 +67,7 @@ const result = await esbuild.build({
   // the bundle's is in the same dist/ folder, so both resolve as before.
   define: { 'import.meta.url': '__robotctlBundleUrl' },
   banner: { js: 'const __robotctlBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [lazyChildProcess()],
+  plugins: [lazyChildProcess(), serverLibsFromTheirBundle()],
   metafile: true,
   logLevel: 'warning',
 });
@@ -70,6 +93,22 @@ function lazyChildProcess() {
   };
 }
 
+/** fastify, @fastify/websocket and ws come from the servers' bundle (SERVER_LIBS). */
+function serverLibsFromTheirBundle() {
+  const names = Object.keys(SERVER_LIBS).map((n) => n.replace(/[/@]/g, (c) => `\\${c}`)).join('|');
+  return {
+    name: 'server-libs-from-their-bundle',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'robotctl-server-lib' }));
+      b.onResolve({ filter: /^\.\.\/bin\/bundle-loader\.js$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: 'robotctl-server-lib' }, (args) => ({
+        contents: `module.exports = require('../bin/bundle-loader.js').serverLibs()[${JSON.stringify(SERVER_LIBS[args.path])}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // bin/bundle-loader.js compiles the bundle as a script, where import() of a
 // package cannot work: code must require() what it loads lazily (schema/yaml-lib.ts).
 const dynamic = Object.values(result.metafile.inputs).flatMap((i) => i.imports).filter((i) => i.kind === 'dynamic-import' && i.external);
@@ -81,8 +120,10 @@ if (dynamic.length > 0) {
 // The cache: compile the bundle fresh, run what start-up must be fast for
 // (--help, validate with and without the file's secret), keep what V8 compiled.
 const makeCache = `
-const { writeFileSync } = require('node:fs');
-const { loadBundle, CACHE } = require('./bin/bundle-loader.js');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { loadBundle, loadServers, CACHE, SERVERS_CACHE } = require('./bin/bundle-loader.js');
 const { exports, script } = loadBundle({ useCache: false });
 const io = (env) => ({ out() {}, err() {}, isTTY: false, stdinIsTTY: false, env, cwd: process.cwd() });
 (async () => {
@@ -90,6 +131,25 @@ const io = (env) => ({ out() {}, err() {}, isTTY: false, stdinIsTTY: false, env,
   await exports.main(['validate', '-f', 'examples/fleet.yaml'], io({}));
   await exports.main(['validate', '-f', 'examples/fleet.yaml'], io({ WEBHOOK_SECRET: 'build' }));
   writeFileSync(CACHE, script.createCachedData());
+  // The server libraries' cache: a simulated robot started, asked what a
+  // drift check asks, and stopped as Ctrl-C stops it.
+  const servers = loadServers({ useCache: false });
+  const apps = mkdtempSync(join(tmpdir(), 'robotctl-build-cache-'));
+  try {
+    let listening;
+    const url = new Promise((resolve) => { listening = resolve; });
+    const daemonIo = { ...io({}), out: (s) => { const m = /listening on (\\S+)/.exec(s); if (m) listening(m[1]); } };
+    const exited = exports.main(['daemon', '--sim', '--port', '0', '--apps-dir', apps], daemonIo);
+    const base = await url;
+    for (const path of ['/api/daemon/status', '/api/apps/list-available/installed', '/api/apps/current-app-status']) {
+      await (await fetch(base + path)).arrayBuffer();
+    }
+    process.emit('SIGTERM', 'SIGTERM');
+    await exited;
+  } finally {
+    rmSync(apps, { recursive: true, force: true });
+  }
+  if (servers.script) writeFileSync(SERVERS_CACHE, servers.script.createCachedData());
 })();
 `;
 execFileSync(process.execPath, ['-e', makeCache], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
