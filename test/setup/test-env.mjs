@@ -13,7 +13,7 @@
 //   130 ms a call. Its interpreter's folder goes first on PATH, which is what
 //   the shim (`pyenv exec`) does before running it.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, openSync, readFileSync, readSync, closeSync, statfsSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, openSync, readFileSync, readSync, closeSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const TMPFS_MAGIC = 0x01021994;
@@ -24,7 +24,10 @@ function tmpfsFolder() {
     const fs = statfsSync('/dev/shm');
     if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < ROOM) return null;
     const dir = join('/dev/shm', `robotctl-tests-${process.getuid?.() ?? 'user'}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Like /tmp: other users reach their own folders in it (the tests run
+    // PostgreSQL as its `postgres` user in a folder handed over to it).
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o1777);
     accessSync(dir, constants.W_OK);
     return dir;
   } catch {
