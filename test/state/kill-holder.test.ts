@@ -33,7 +33,8 @@ t.teardown(async () => {
 });
 
 function startHolder(spec: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const loader = process.execArgv.filter((a) => a.includes('typescript') || a.includes('ts-cache'));
+  // The test's TypeScript loader (.taprc's ts-cache hook; tap's own on a first run after npm ci).
+  const loader = process.execArgv.filter((a) => /ts-cache\.mjs|typescript/.test(a));
   const child = spawn(process.execPath, [...loader, holderScript, spec], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';

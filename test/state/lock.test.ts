@@ -13,7 +13,8 @@ import { acquireLock, breakLock, isStale, LockError, lockPath, readLock } from '
 const holderScript = fileURLToPath(new URL('./lock-holder.ts', import.meta.url));
 
 function startHolder(statePath: string): Promise<{ child: ChildProcessWithoutNullStreams; pid: number }> {
-  const loader = process.execArgv.filter((a) => a.includes('typescript') || a.includes('ts-cache'));
+  // The test's TypeScript loader (.taprc's ts-cache hook; tap's own on a first run after npm ci).
+  const loader = process.execArgv.filter((a) => /ts-cache\.mjs|typescript/.test(a));
   const child = spawn(process.execPath, [...loader, holderScript, statePath], { stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';

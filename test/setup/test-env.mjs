@@ -1,0 +1,88 @@
+// The environment of every test process (and of the `before` script), set
+// before anything else loads (.taprc node-arg); the CLI, daemon, hub, pip and
+// Python processes a test spawns inherit it. Each change only saves time: what
+// a test checks does not depend on it (measured on the 2-core machine, see
+// README "The test command").
+// - Temporary folders on tmpfs (/dev/shm) when it is there with room: a test's
+//   daemon copies a 26 MB venv template and pip builds and installs there;
+//   on ext4 one copy costs about 1.5 s of kernel CPU and 4 s of wall time, on
+//   tmpfs 0.15 s and 0.4 s. An explicit TMPDIR wins.
+// - No NODE_EXTRA_CA_CERTS: reading the bundle costs each Node process about
+//   90 ms, and the suite talks only to loopback over plain HTTP.
+// - `python3` without its pyenv shim: the shim is a bash script costing about
+//   130 ms a call. Its interpreter's folder goes first on PATH, which is what
+//   the shim (`pyenv exec`) does before running it.
+import { spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, mkdirSync, openSync, readFileSync, readSync, closeSync, statfsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const TMPFS_MAGIC = 0x01021994;
+const ROOM = 4 * 1024 ** 3;
+
+function tmpfsFolder() {
+  try {
+    const fs = statfsSync('/dev/shm');
+    if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < ROOM) return null;
+    const dir = join('/dev/shm', `robotctl-tests-${process.getuid?.() ?? 'user'}`);
+    // Like /tmp: other users reach their own folders in it (the tests run
+    // PostgreSQL as its `postgres` user in a folder handed over to it).
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o1777);
+    accessSync(dir, constants.W_OK);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+if (!process.env.TMPDIR) {
+  const dir = tmpfsFolder();
+  if (dir) process.env.TMPDIR = dir;
+}
+
+delete process.env.NODE_EXTRA_CA_CERTS;
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
+function isScript(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head.toString() === '#!';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The interpreter a `python3` shim runs, asked once and kept in the temp folder (keyed by the shim and PATH). */
+function shimTarget(shim) {
+  const cache = join(process.env.TMPDIR || '/tmp', `robotctl-tests-python3-${process.getuid?.() ?? 'user'}.json`);
+  try {
+    const kept = JSON.parse(readFileSync(cache, 'utf8'));
+    if (kept.shim === shim && kept.path === process.env.PATH) return kept.exe;
+  } catch { /* not asked yet */ }
+  const r = spawnSync(shim, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  const exe = r.status === 0 ? r.stdout.trim() : '';
+  if (!exe) return null;
+  try {
+    writeFileSync(cache, JSON.stringify({ shim, path: process.env.PATH, exe }));
+  } catch { /* asked again next time */ }
+  return exe;
+}
+
+try {
+  const shim = onPath('python3');
+  if (shim && isScript(shim)) {
+    const exe = shimTarget(shim);
+    if (exe && onPath('python3') !== join(dirname(exe), 'python3')) process.env.PATH = `${dirname(exe)}:${process.env.PATH}`;
+  }
+} catch { /* keep PATH as it is */ }
