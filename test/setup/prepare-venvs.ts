@@ -1,7 +1,13 @@
 import { prepareVenvs } from '../helpers/python-venvs.js';
+import { warmTsCache } from './ts-transpile.mjs';
 
-// tap's `before` script (.taprc): the shared Python venvs, built once per run
-// before any test file starts (see test/helpers/python-venvs.ts).
-const started = Date.now();
+// tap's `before` script (.taprc), run once before any test file starts:
+// - every TypeScript file transpiled into the suite's cache in this one
+//   process (test/setup/ts-transpile.mjs), so no test process loads TypeScript;
+// - the shared Python venvs (see test/helpers/python-venvs.ts).
+let started = Date.now();
+const files = warmTsCache();
+console.error(`# ${files} TypeScript files in the transpile cache in ${Date.now() - started} ms`);
+started = Date.now();
 await prepareVenvs();
 console.error(`# python venvs ready in ${Date.now() - started} ms`);
