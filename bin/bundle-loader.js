@@ -48,23 +48,25 @@ function loadBundle({ useCache = true } = {}) {
   return runScript(BUNDLE, bundleTime, CACHE, useCache);
 }
 
-// The server libraries (fastify, @fastify/websocket, ws) are a bundle of their
-// own with its own code cache, made by starting a simulated robot: in the CLI's
-// bundle they would make every command's cache larger (validate ~15 ms slower),
-// here they cost only the commands that serve. The CLI bundle requires them
-// through servers(); without their bundle they come from node_modules.
+// The server libraries are a bundle of their own with its own code cache,
+// made by starting a simulated robot: in the CLI's bundle they would make
+// every command's cache larger (validate about 25 ms slower, measured); here
+// they cost only the commands that serve. The CLI bundle requires each one
+// through serverLib(name); without their bundle they come from node_modules.
+const SERVER_LIBS = ['fastify', '@fastify/websocket', 'ws'];
 let servers;
 function loadServers({ useCache = true } = {}) {
   const bundleTime = mtime(SERVERS);
   servers = bundleTime === undefined
-    ? { exports: { fastify: require('fastify'), websocket: require('@fastify/websocket'), ws: require('ws') }, script: undefined }
+    ? { exports: undefined, script: undefined }
     : runScript(SERVERS, bundleTime, SERVERS_CACHE, useCache);
   return servers;
 }
 
-/** The server libraries, loaded once. */
-function serverLibs() {
-  return (servers ?? loadServers()).exports;
+/** One of SERVER_LIBS, from their bundle once loaded, else from node_modules. */
+function serverLib(name) {
+  const bundled = (servers ?? loadServers()).exports;
+  return bundled ? bundled[name] : require(name);
 }
 
-module.exports = { loadBundle, loadServers, serverLibs, BUNDLE, CACHE, SERVERS, SERVERS_CACHE };
+module.exports = { loadBundle, loadServers, serverLib, SERVER_LIBS, BUNDLE, CACHE, SERVERS, SERVERS_CACHE };

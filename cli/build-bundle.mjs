@@ -1,8 +1,9 @@
 // Build step (npm run build, after tsc): bundle the compiled CLI
-// (dist/cli/main.js and everything it imports, commander included) into one
-// CommonJS file, dist/robotctl.cjs, then save a V8 code cache of it made by
-// running `robotctl validate` once (dist/robotctl.cjs.cache). bin/robotctl.js
-// loads both: `validate -f examples/fleet.yaml` went from ~100 ms of module
+// (dist/cli/main.js and everything it imports, commander and yaml included)
+// into one CommonJS file, dist/robotctl.cjs, and the server libraries into
+// another, dist/robotctl-servers.cjs; then save a V8 code cache of each, made
+// by running `validate` and by starting a simulated robot. bin/robotctl.js
+// loads them: `validate -f examples/fleet.yaml` went from ~100 ms of module
 // loading over Node's own start to ~35 ms (ES module loader, 50 files, their
 // compilation). The other dependencies stay in node_modules, required when a
 // command needs them, as before. Without esbuild installed the step says so
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE } = require('../bin/bundle-loader.js');
+const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS } = require('../bin/bundle-loader.js');
 /**
  * Bundled into the file: pure JavaScript that start-up paths load. commander
  * at every start; yaml whenever robot.yaml has something to report with its
@@ -23,12 +24,6 @@ const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE } = require('../bin/bundle-loader.
  * yaml in the bundle and its code cache, measured).
  */
 const INLINE = new Set(['commander', 'yaml']);
-/**
- * The server libraries, bundled into a file of their own (SERVERS) that the
- * CLI bundle requires through bin/bundle-loader.js's serverLibs() when a
- * command serves: key in serverLibs() for each package.
- */
-const SERVER_LIBS = { fastify: 'fastify', '@fastify/websocket': 'websocket', ws: 'ws' };
 
 for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS]) rmSync(f, { force: true });
 let esbuild;
@@ -41,12 +36,12 @@ try {
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const externalBut = (inline) => Object.keys(pkg.dependencies).filter((d) => !inline.has(d)).flatMap((d) => [d, `${d}/*`]);
-const external = externalBut(new Set([...INLINE, ...Object.keys(SERVER_LIBS)]));
+const external = externalBut(new Set([...INLINE, ...SERVER_LIBS]));
 
 await esbuild.build({
   absWorkingDir: root,
   stdin: {
-    contents: Object.entries(SERVER_LIBS).map(([pkgName, key]) => `exports[${JSON.stringify(key)}] = require(${JSON.stringify(pkgName)});`).join('\n'),
+    contents: SERVER_LIBS.map((name) => `exports[${JSON.stringify(name)}] = require(${JSON.stringify(name)});`).join('\n'),
     resolveDir: root,
     loader: 'js',
   },
@@ -55,7 +50,7 @@ await esbuild.build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: externalBut(new Set(Object.keys(SERVER_LIBS))),
+  external: externalBut(new Set(SERVER_LIBS)),
   logLevel: 'warning',
 });
 
@@ -98,16 +93,16 @@ function lazyChildProcess() {
   };
 }
 
-/** fastify, @fastify/websocket and ws come from the servers' bundle (SERVER_LIBS). */
+/** The server libraries (bin/bundle-loader.js's SERVER_LIBS) come from their own bundle. */
 function serverLibsFromTheirBundle() {
-  const names = Object.keys(SERVER_LIBS).map((n) => n.replace(/[/@]/g, (c) => `\\${c}`)).join('|');
+  const names = SERVER_LIBS.map((n) => n.replace(/[/@]/g, (c) => `\\${c}`)).join('|');
   return {
     name: 'server-libs-from-their-bundle',
     setup(b) {
       b.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'robotctl-server-lib' }));
       b.onResolve({ filter: /^\.\.\/bin\/bundle-loader\.js$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'robotctl-server-lib' }, (args) => ({
-        contents: `module.exports = require('../bin/bundle-loader.js').serverLibs()[${JSON.stringify(SERVER_LIBS[args.path])}];`,
+        contents: `module.exports = require('../bin/bundle-loader.js').serverLib(${JSON.stringify(args.path)});`,
         loader: 'js',
       }));
     },
