@@ -27,8 +27,7 @@ export class SharedTimeline {
    * else the running members' next deadline (one phase for all of them).
    */
   firstDeadline(now: number): number {
-    let next = Infinity;
-    for (const m of this.members) next = Math.min(next, m.nextDeadline);
+    const next = this.earliest();
     if (next === Infinity) return now;
     // A member that was held back (caught up later) still keeps the grid.
     return next < now ? next + Math.ceil((now - next) / this.periodMs) * this.periodMs : next;
@@ -67,9 +66,15 @@ export class SharedTimeline {
       if (m.nextDeadline <= now) m.fire(now);
     }
     // A tick may have stopped members (leave) or started others (join): the deadlines of those here now.
+    const next = this.earliest();
+    if (next !== Infinity) this.arm(next);
+  }
+
+  /** The members' earliest deadline; Infinity when there are none. */
+  private earliest(): number {
     let next = Infinity;
     for (const m of this.members) if (m.nextDeadline < next) next = m.nextDeadline;
-    if (next !== Infinity) this.arm(next);
+    return next;
   }
 }
 
