@@ -21,12 +21,14 @@ function reasonOf(error: unknown): string {
 // before the next one starts, both in one fromPromise actor that honours its
 // signal for the effect (one child actor per action: the executor's own cost
 // per action was about a fifth of a first apply's CPU with two). A failure to
-// record arrives as a RecordFailed and ends the unit whatever continueOnError says. The machine never retries: the drivers already did, under the
-// one policy of lib/retry.ts, so a failure that reaches it is final for this
-// run. "An app is already running" from a start goes through `resolving`
-// (stop, then start again): that is a different action, not a retry. STOP lets the action in flight finish and be
-// recorded, then ends in `stopped`. The real effects are given by the runner
-// with machine.provide(); the defaults here refuse to run.
+// record arrives as a RecordFailed and ends the unit whatever continueOnError
+// says. The machine never retries: the drivers already did, under the one
+// policy of lib/retry.ts, so a failure that reaches it is final for this run.
+// "An app is already running" from a start goes through `resolving` (stop,
+// then start again): that is a different action, not a retry. STOP lets the
+// action in flight finish and be recorded, then ends in `stopped`. The real
+// effects are given by the runner with machine.provide(); the defaults here
+// refuse to run.
 
 export interface UnitInput {
   unit: string;
