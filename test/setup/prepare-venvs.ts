@@ -2,11 +2,11 @@ import { prepareVenvs } from '../helpers/python-venvs.js';
 import { warmTsCache } from './ts-transpile.mjs';
 
 // tap's `before` script (.taprc), run once before any test file starts:
-// - every TypeScript file transpiled into the suite's cache in this one
-//   process (test/setup/ts-transpile.mjs), so no test process loads TypeScript;
+// - every TypeScript file transpiled into the suite's cache at once
+//   (test/setup/ts-transpile.mjs), so no test process transpiles on its own;
 // - the shared Python venvs (see test/helpers/python-venvs.ts).
 let started = Date.now();
-const files = warmTsCache();
+const files = await warmTsCache();
 console.error(`# ${files} TypeScript files in the transpile cache in ${Date.now() - started} ms`);
 started = Date.now();
 await prepareVenvs();
