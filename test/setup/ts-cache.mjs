@@ -10,11 +10,14 @@ register('./ts-cache-hooks.mjs', import.meta.url);
 // wraps every module load): the suite starts hundreds of CLI, daemon and hub
 // processes. So the children start without it. This file is imported after
 // tap's own hooks (.taprc node-arg comes last), and this process keeps its own.
+// processinfo-off.mjs came through NODE_OPTIONS too, by a path relative to
+// the project root; the children need neither.
 const onSpawn = globalThis[Symbol.for('process-on-spawn@*:singletonId')];
 if (onSpawn && Array.isArray(onSpawn.listeners)) onSpawn.listeners.length = 0;
+const testOnly = (o) => o.includes('@tapjs/processinfo') || o.includes('processinfo-off.mjs');
 const options = process.env.NODE_OPTIONS;
-if (options?.includes('@tapjs/processinfo')) {
-  const kept = options.split(/\s+/).filter((o) => o && !o.includes('@tapjs/processinfo')).join(' ');
+if (options && options.split(/\s+/).some(testOnly)) {
+  const kept = options.split(/\s+/).filter((o) => o && !testOnly(o)).join(' ');
   if (kept) process.env.NODE_OPTIONS = kept;
   else delete process.env.NODE_OPTIONS;
 }
