@@ -6,9 +6,12 @@ import { runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { startReceiver } from '../hub/helpers.js';
 import { gitUser } from '../hub/git-helpers.js';
+import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
 // The Space author's loop: `app create --publish` leaves a folder whose git
 // remote is the Space; edit, commit, `git push`, and the hub delivers the push.
+// The check's base venv is the run's shared one (test/helpers/python-venvs.ts):
+// building a venv is not this file's subject (publish.test.ts checks without one).
 
 t.test('app create --publish sets origin to the Space; git push redeploys through the webhook', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'robotctl-publish-remote-'));
@@ -22,7 +25,7 @@ t.test('app create --publish sets origin to the Space; git push redeploys throug
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ watched: [{ type: 'user', name: 'bob' }], url: `${rx.url}/webhooks/redeploy`, domains: ['repo'] }),
   });
-  const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, ROBOTCTL_CHECK_VENV_CACHE: join(root, 'venv-cache'), ROBOTCTL_CACHE_DIR: join(root, 'check-cache') };
+  const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, ROBOTCTL_CACHE_DIR: join(root, 'check-cache') };
   const r = await runInProcess(['app', 'create', 'loop_app', root, '--publish'], { env });
   t.equal(r.code, 0, r.stderr);
   const remote = `${hub.url}/spaces/bob/loop_app`;
