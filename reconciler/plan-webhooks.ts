@@ -10,28 +10,14 @@ import { diffWebhook } from './webhook-diff.js';
 // owned ids are ever updated or deleted; an exact unowned match is adopted
 // (a create that landed before a kill), everything else is left alone.
 
-/** A desired webhook's normal form and spec hash, made once per plan (plan.ts). */
-export interface PreparedSpec {
-  form: NormalForm;
-  specHash: string;
-}
-
 export interface WebhookPlan {
   actions: WebhookAction[];
   unmanaged: UnmanagedWebhook[];
+  /** Each desired webhook's spec hash, for the plan's desired digest. */
+  specHashes: Map<string, string>;
 }
 
-export function prepareSpec(spec: WebhookSpec): PreparedSpec {
-  const form = normalForm(spec);
-  return { form, specHash: webhookSpecHash(spec, form) };
-}
-
-export function planWebhooks(
-  desired: Record<string, WebhookSpec>,
-  prepared: ReadonlyMap<string, PreparedSpec>,
-  hooks: HubWebhook[],
-  owned: Record<string, WebhookRecord>,
-): WebhookPlan {
+export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>): WebhookPlan {
   const ownedIds = new Set<string>();
   for (const name in owned) ownedIds.add((owned[name] as WebhookRecord).id);
   // Only owned ids are ever looked up; with no state (a first plan) there are none.
@@ -41,9 +27,14 @@ export function planWebhooks(
   const claimed = new Set<string>();
   let index: Map<string, HubWebhook[]> | null = null;
   const actions: WebhookAction[] = [];
+  const specHashes = new Map<string, string>();
   for (const name of Object.keys(desired)) {
     const spec = desired[name] as WebhookSpec;
-    const { form, specHash } = prepared.get(name) ?? prepareSpec(spec);
+    // The normal form is made once and shared by the hash, the adoption key
+    // and the view; it is garbage after this turn unless a view keeps it.
+    const form = normalForm(spec);
+    const specHash = webhookSpecHash(spec, form);
+    specHashes.set(name, specHash);
     const rec = Object.prototype.hasOwnProperty.call(owned, name) ? owned[name] : undefined;
     const hook = rec && first.get(rec.id) === name ? byId.get(rec.id) : undefined;
     if (rec && hook) {
@@ -67,7 +58,7 @@ export function planWebhooks(
   for (const h of hooks) {
     if (!ownedIds.has(h.id) && !claimed.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
   }
-  return { actions, unmanaged };
+  return { actions, unmanaged, specHashes };
 }
 
 /** A damaged state may give one id to two names: the first one owns it. */

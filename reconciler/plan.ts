@@ -1,7 +1,7 @@
-import type { Config, WebhookSpec } from '../schema/types.js';
+import type { Config } from '../schema/types.js';
 import type { StateFile } from '../state/types.js';
 import type { Action, Observation, Plan, PlanOptions, PlanSummary, RobotAction, UnmanagedWebhook } from './types.js';
-import { planWebhooks, prepareSpec, type PreparedSpec } from './plan-webhooks.js';
+import { planWebhooks } from './plan-webhooks.js';
 import { planRobot } from './plan-robots.js';
 import { desiredDigest, observationDigest } from './digest.js';
 import { PlanError } from './plan-error.js';
@@ -16,11 +16,9 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const targets = opts.targets ?? [];
   const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
-  const prepared = new Map<string, PreparedSpec>();
-  for (const name of Object.keys(desired.webhooks)) prepared.set(name, prepareSpec(desired.webhooks[name] as WebhookSpec));
   const hub = observed.hub.ok
-    ? planWebhooks(desired.webhooks, prepared, observed.hub.webhooks, state.webhooks)
-    : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
+    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: new Map<string, string>() };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
@@ -38,7 +36,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const problems = installProblems(desired, observed, robotActions);
   if (problems.length > 0) throw new PlanError(`robot.yaml asks for installs the robots cannot do:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   const all: Action[] = [...hub.actions, ...robotActions];
-  refuseEmptying(all, desired, prepared.size, opts.allowEmpty === true);
+  refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
   const p: Plan = {
     format_version: '2.1',
@@ -55,7 +53,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   // Only a saved or JSON plan shows the digests; a printed plan never pays for
   // them (the secret fingerprints are a deliberately slow scrypt).
   lazyField(p, 'observedDigest', () => observationDigest(observed, desired, salt));
-  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, (name) => prepared.get(name)?.specHash));
+  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, (name) => hub.specHashes.get(name)));
   return p;
 }
 
@@ -104,9 +102,10 @@ function checkTargets(targets: string[], desired: Config, state: StateFile): voi
 }
 
 /** A file that declares nothing would delete everything it owns: only on purpose. */
-function refuseEmptying(actions: Action[], desired: Config, webhookCount: number, allowEmpty: boolean): void {
+function refuseEmptying(actions: Action[], desired: Config, allowEmpty: boolean): void {
   if (allowEmpty) return;
-  const declaresNothing = webhookCount === 0 && Object.values(desired.robots).every((r) => r.apps.length === 0);
+  const declaresNothing = Object.keys(desired.webhooks).length === 0
+    && Object.values(desired.robots).every((r) => r.apps.length === 0);
   if (!declaresNothing) return;
   const webhooks = actions.filter((a) => a.type === 'delete').length;
   const apps = actions.filter((a) => a.type === 'remove').length;
