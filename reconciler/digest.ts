@@ -24,12 +24,12 @@ export function observationDigest(observed: Observation, desired: Config, salt: 
   return `sha256:${sha256(JSON.stringify(['v1', hub, spaces, robots]))}`;
 }
 
-/** `specHashes` lets the planner pass the hashes it already computed. */
-export function desiredDigest(desired: Config, salt: string, specHashes?: Record<string, string>): string {
+/** `specHashOf` lets the planner pass the hashes it already computed. */
+export function desiredDigest(desired: Config, salt: string, specHashOf?: (name: string) => string | undefined): string {
   const webhooks = Object.keys(desired.webhooks).sort().map((name) => {
     const spec = desired.webhooks[name];
     const secret = spec?.secret ? secretFingerprint(spec.secret, salt) : null;
-    return [name, specHashes?.[name] ?? (spec ? webhookSpecHash(spec) : null), secret];
+    return [name, specHashOf?.(name) ?? (spec ? webhookSpecHash(spec) : null), secret];
   });
   return `sha256:${sha256(canonicalJson({ webhooks, apps: desired.apps, robots: desired.robots }))}`;
 }

@@ -1,6 +1,6 @@
 import { hash, scryptSync } from 'node:crypto';
 import type { WebhookSpec } from '../schema/types.js';
-import { normaliseDomains, watchedKeys } from './webhook-normal-form.js';
+import { normalForm, type NormalForm } from './webhook-normal-form.js';
 
 // Hashes are pure functions of their inputs (a salt is an input, never drawn
 // here) so that a plan made twice from the same inputs is byte-identical.
@@ -65,8 +65,8 @@ export function sameSecret(a: string | null | undefined, b: string | null | unde
  * the tag if it ever must change. v1 hashed the secret in, unsalted: a weak
  * secret could be guessed offline from a shared state.
  */
-export function webhookSpecHash(spec: Omit<WebhookSpec, 'name'>): string {
+export function webhookSpecHash(spec: Omit<WebhookSpec, 'name'>, form: NormalForm = normalForm(spec)): string {
   return sha256(JSON.stringify([
-    'v2', spec.url, spec.jobId, watchedKeys(spec.watched), normaliseDomains(spec.domains), Boolean(spec.secret), spec.enabled,
+    'v2', spec.url, spec.jobId, form.watched, form.domains, Boolean(spec.secret), spec.enabled,
   ]));
 }

@@ -5,7 +5,6 @@ import { planWebhooks } from './plan-webhooks.js';
 import { planRobot } from './plan-robots.js';
 import { desiredDigest, observationDigest } from './digest.js';
 import { PlanError } from './plan-error.js';
-import { webhookSpecHash } from './hash.js';
 import { installProblems } from './plan-app-checks.js';
 
 export { PlanError } from './plan-error.js';
@@ -17,11 +16,9 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const targets = opts.targets ?? [];
   const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
-  const specHashes: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(desired.webhooks)) specHashes[name] = webhookSpecHash(spec);
   const hub = observed.hub.ok
-    ? planWebhooks(desired.webhooks, specHashes, observed.hub.webhooks, state.webhooks)
-    : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
+    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: new Map<string, string>() };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
@@ -56,7 +53,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   // Only a saved or JSON plan shows the digests; a printed plan never pays for
   // them (the secret fingerprints are a deliberately slow scrypt).
   lazyField(p, 'observedDigest', () => observationDigest(observed, desired, salt));
-  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, specHashes));
+  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, (name) => hub.specHashes.get(name)));
   return p;
 }
 

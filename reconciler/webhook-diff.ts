@@ -5,7 +5,7 @@ import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
 import { sameSecret, webhookSpecHash } from './hash.js';
 import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
-import { desiredView, normaliseDomains, observedSpec, watchedKeys } from './webhook-normal-form.js';
+import { desiredView, normalForm, normaliseDomains, observedSpec, watchedKeys, type NormalForm } from './webhook-normal-form.js';
 
 // Compare one owned webhook with its spec. Secrets are compared in clear here
 // (the hub returns them) and enter the diff only as markers, so neither a
@@ -16,7 +16,9 @@ export const JOB_ID_UNKNOWN = '(not reported by the hub)';
 type Doc = Record<FieldChange['field'], unknown>;
 const FIELDS: FieldChange['field'][] = ['url', 'jobId', 'watched', 'domains', 'secret'];
 
-export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord): WebhookAction[] {
+export function diffWebhook(
+  name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord, form: NormalForm = normalForm(spec),
+): WebhookAction[] {
   const address = `webhooks.${name}`;
   const id = hook.id;
   const secretChanged = !sameSecret(hook.secret, spec.secret);
@@ -30,12 +32,12 @@ export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, h
   const after: Doc = {
     url: spec.url,
     jobId: spec.jobId,
-    watched: watchedKeys(spec.watched),
-    domains: normaliseDomains(spec.domains),
+    watched: form.watched,
+    domains: form.domains,
     secret: spec.secret ? (secretChanged && hook.secret ? SENSITIVE_CHANGED : SENSITIVE) : null,
   };
   const changes = FIELDS
-    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+    .filter((f) => !sameField(before[f], after[f]))
     .map((field) => ({ field, before: before[field], after: after[field] }));
   const out: WebhookAction[] = [];
   const toggle = spec.enabled === hook.disabled;
@@ -43,7 +45,7 @@ export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, h
   if (changes.length > 0) {
     out.push({
       type: 'update', address, name, id, specHash,
-      desired: desiredView(spec),
+      desired: desiredView(spec, form),
       secretChanged,
       changes,
       patch: fjp.compare(before, after) as PatchOp[],
@@ -53,6 +55,12 @@ export function diffWebhook(name: string, spec: WebhookSpec, specHash: string, h
   // Enabling comes last so the first deliveries already go to the new target.
   if (toggle && spec.enabled) out.push({ type: 'enable', address, name, id, specHash, reason: 'disabled on the hub, enabled in robot.yaml' });
   return out;
+}
+
+/** Field values are strings, null or lists of strings: compared without serialising them (every owned webhook, every plan). */
+function sameField(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a === b;
 }
 
 /**

@@ -21,7 +21,7 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
     version: 1,
     file,
     hub: { endpoint: trimSlash(env.HF_ENDPOINT || fileEndpoint || DEFAULT_ENDPOINT) },
-    webhooks: Object.fromEntries(entries(root.webhooks).map(([name, w]) => [name, webhookSpec(name, w)])),
+    webhooks: webhookSpecs(root.webhooks),
     apps,
     active,
     robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active)])),
@@ -40,6 +40,24 @@ export function watchedItem(item: unknown): WatchedItem {
   return { type: d.type as WatchedType, name: String(d.name) };
 }
 
+// One pass, no pairs array in between: a file may declare 50,000 webhooks.
+function webhookSpecs(v: unknown): Record<string, WebhookSpec> {
+  const out: Record<string, WebhookSpec> = {};
+  const r = record(v);
+  if (!r) return out;
+  for (const name of Object.keys(r)) {
+    const w = record(r[name]);
+    if (w) out[name] = webhookSpec(name, w);
+  }
+  return out;
+}
+
+/** Sorted, each once (the schema allows a repeat; the hub would keep one). */
+function uniqueSorted(domains: WebhookDomain[]): WebhookDomain[] {
+  if (domains.length < 2) return [...domains];
+  return [...new Set(domains)].sort();
+}
+
 function webhookSpec(name: string, w: Data): WebhookSpec {
   const domains = Array.isArray(w.domains) ? (w.domains as WebhookDomain[]) : [];
   return {
@@ -47,7 +65,7 @@ function webhookSpec(name: string, w: Data): WebhookSpec {
     url: str(w.url),
     jobId: str(w.job_id),
     watched: Array.isArray(w.watched) ? w.watched.map(watchedItem) : [],
-    domains: [...new Set(domains)].sort(),
+    domains: uniqueSorted(domains),
     secret: str(w.secret),
     enabled: w.enabled !== false,
   };

@@ -73,21 +73,37 @@ export function substituteDocument(doc: Document, env: NodeJS.ProcessEnv): Findi
  */
 export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv, where?: Map<Finding, Dollar>): Finding[] | Bail {
   const findings: Finding[] = [];
-  // Thousands of webhooks usually share a few texts (`${WEBHOOK_SECRET}`).
-  const seen = new Map<string, Substitution>();
+  // Thousands of webhooks usually share a few texts (`${WEBHOOK_SECRET}`):
+  // each text is substituted, checked and retyped once.
+  const seen = new Map<string, Seen>();
   for (const d of dollars) {
     const text = String((d.parent as Record<string | number, unknown>)[d.key]);
-    let s = seen.get(text);
-    if (!s) seen.set(text, (s = substitute(text, env)));
-    const found = problems(s, d.path);
-    findings.push(...found);
-    for (const f of found) where?.set(f, d);
-    if (found.length) continue;
-    const value = s.replaced && d.plain ? plainRetype(s.value) : s.value;
+    let e = seen.get(text);
+    if (!e) seen.set(text, (e = seenOf(substitute(text, env))));
+    if (!e.clean) {
+      const found = problems(e.s, [...d.parentPath, d.key]);
+      findings.push(...found);
+      for (const f of found) where?.set(f, d);
+      continue;
+    }
+    const value = d.plain ? e.plainValue : e.s.value;
     if (value === BAIL) return BAIL;
     (d.parent as Record<string | number, unknown>)[d.key] = value;
   }
   return findings;
+}
+
+interface Seen {
+  s: Substitution;
+  /** No problem to report, whatever the path. */
+  clean: boolean;
+  /** The value where the text was unquoted. */
+  plainValue: Scalar['value'] | Bail;
+}
+
+function seenOf(s: Substitution): Seen {
+  const clean = s.missing.length === 0 && s.invalid.length === 0 && !s.unterminated;
+  return { s, clean, plainValue: clean && s.replaced ? plainRetype(s.value) : s.value };
 }
 
 // retype() below without YAML, for the texts whose reading is certain.

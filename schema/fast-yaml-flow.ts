@@ -8,7 +8,8 @@ import type { Segment } from './yaml-doc.js';
 export interface Dollar {
   parent: Value[] | { [key: string]: Value };
   key: string | number;
-  path: Segment[];
+  /** The parent's path (shared with its siblings; the value's own path is made only for a finding). */
+  parentPath: Segment[];
   /** Unquoted: a substituted number or boolean takes its type. */
   plain: boolean;
   /** Where the value starts (1-based), for a diagnostic without the position reader. */
@@ -48,7 +49,7 @@ export function inlineValue(s: string, ctx: Context, path: Segment[], key: strin
 /** Records a string value with `$` in it; `at`: where the value starts in its line (0-based). */
 export function noteDollar(ctx: Context, at: number, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
   if (typeof value !== 'string' || !value.includes('$')) return;
-  ctx.dollars.push({ parent, key, path: [...path, key], plain, line: ctx.line, column: at + 1 });
+  ctx.dollars.push({ parent, key, parentPath: path, plain, line: ctx.line, column: at + 1 });
 }
 
 // Paths are built only where a collection may hold a `$` value.

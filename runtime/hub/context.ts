@@ -40,11 +40,24 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+// Each user's token digest, made once rather than on every request (an
+// apply's thousands of calls hashed every known token each time); kept with
+// the token it was made from, so a user whose token changed is hashed again.
+const userDigests = new WeakMap<HubUser, { token: string; digest: Buffer }>();
+
+function userDigest(u: HubUser): Buffer {
+  const known = userDigests.get(u);
+  if (known?.token === u.token) return known.digest;
+  const made = { token: u.token, digest: digest(u.token) };
+  userDigests.set(u, made);
+  return made.digest;
+}
+
 /** Constant time in the token's content: equal-length digests compared with timingSafeEqual. */
 export function userByToken(users: HubUser[], token: string): HubUser | null {
   const probe = digest(token);
   let found: HubUser | null = null;
-  for (const u of users) if (timingSafeEqual(probe, digest(u.token)) && !found) found = u;
+  for (const u of users) if (timingSafeEqual(probe, userDigest(u)) && !found) found = u;
   return found;
 }
 
