@@ -1,0 +1,98 @@
+import { parentPort, receiveMessageOnPort, threadId, workerData } from 'node:worker_threads';
+import { monotonicMs } from './clock.js';
+import { TICK_PENDING, TICK_WANTED, WAKE, type ControlWorkerData, type FromControl, type ToControl } from './control-protocol.js';
+import { claimSlot, completeMove, recordPeriod, slotOf, writePose, type ControlSlot } from './control-slot.js';
+import { poseAt, type MoveSpec } from './motion.js';
+
+// The control thread: the 50 Hz loop of every simulated robot in the
+// process, as the real daemon runs its control loop in a thread of its own.
+// It sleeps in Atomics.wait until the next tick is due (or a message wakes
+// it), so requests on the main thread cannot hold a tick back, and it never
+// turns an event loop: messages are read with receiveMessageOnPort.
+// Ticks follow the ideal timeline (deadline += period), so a late tick does
+// not shift the ones after it; each robot's periods are measured here, as
+// they happened.
+
+interface Member {
+  id: number;
+  slot: ControlSlot;
+  /** When this robot last ticked; 0 until its first tick (no period before it). */
+  last: number;
+  move: MoveSpec | null;
+}
+
+const { hz, port, words: wordsBuffer } = workerData as ControlWorkerData;
+const words = new Int32Array(wordsBuffer);
+const periodMs = 1000 / hz;
+/** In joining order: walked by index 50 times a second. */
+let members: Member[] = [];
+
+function handle(msg: ToControl): void {
+  switch (msg.kind) {
+    case 'join': {
+      const slot = slotOf(msg.buffer);
+      claimSlot(slot, threadId);
+      members.push({ id: msg.id, slot, last: 0, move: msg.move });
+      return;
+    }
+    case 'leave':
+      members = members.filter((m) => m.id !== msg.id);
+      return;
+    case 'move': {
+      const m = members.find((r) => r.id === msg.id);
+      if (m) m.move = msg.move;
+      return;
+    }
+    case 'cancel': {
+      const m = members.find((r) => r.id === msg.id);
+      if (m?.move?.seq === msg.seq) m.move = null;
+    }
+  }
+}
+
+function drain(): void {
+  for (let r = receiveMessageOnPort(port); r !== undefined; r = receiveMessageOnPort(port)) handle(r.message as ToControl);
+}
+
+function tick(now: number): void {
+  const completed: number[] = [];
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i] as Member;
+    if (m.last > 0) recordPeriod(m.slot, now - m.last);
+    m.last = now;
+    if (!m.move) continue;
+    const { pose, done } = poseAt(m.move, now);
+    writePose(m.slot, pose, m.move.seq);
+    if (done) {
+      completeMove(m.slot, m.move.seq);
+      m.move = null;
+      completed.push(m.id);
+    }
+  }
+  // A tick note only when someone listens and the last one was handled: a busy main thread gets one, not a queue.
+  const tickNote = Atomics.load(words, TICK_WANTED) > 0 && Atomics.compareExchange(words, TICK_PENDING, 0, 1) === 0;
+  if (completed.length > 0 || tickNote) parentPort?.postMessage({ kind: 'tick', completed, tick: tickNote } satisfies FromControl);
+}
+
+function run(): void {
+  let next = Infinity;
+  for (;;) {
+    const wake = Atomics.load(words, WAKE);
+    drain();
+    if (members.length === 0) next = Infinity;
+    else if (next === Infinity) next = monotonicMs(); // the first robot ticks at once
+    const now = monotonicMs();
+    if (now >= next) {
+      tick(now);
+      next += periodMs;
+      // After a long stall (a suspended machine) skip the missed ticks instead of firing a burst, still on the same grid.
+      if (now - next > 50 * periodMs) next += Math.ceil((now - next) / periodMs) * periodMs;
+      continue;
+    }
+    // Woken early by a message (WAKE changed), or at the deadline.
+    Atomics.wait(words, WAKE, wake, next === Infinity ? Infinity : next - now);
+  }
+}
+
+parentPort?.postMessage({ kind: 'up' } satisfies FromControl);
+run();
