@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { clampTarget, type Target } from './limits.js';
 import type { Interpolation } from './interpolation.js';
 import { poseDistance, type Mat4 } from './pose.js';
 import { monotonicMs } from './clock.js';
 import { controlClock, type ControlClient } from './control-clock.js';
-import { completedMove, createSlot, poseVersion, readPose, recordedPeriods, resetPeriods } from './control-slot.js';
+import { completedMove, createSlot, recordedPeriods, resetPeriods } from './control-slot.js';
 import { summarizePeriods, type LoopStats } from './loop-stats.js';
 import type { MoveSpec } from './motion.js';
+import { RunningMove, type MoveEventType } from './running-move.js';
 import {
   CONTROL_HZ, REST_ANTENNAS, REST_HEAD, RETURN_S, SLEEP_ANTENNAS, SLEEP_HEAD, SLEEP_S, WAKE_UP_S, type MotorMode,
 } from './constants.js';
@@ -21,7 +21,7 @@ import {
 // its shared slot. The main thread owns the pose while no move runs (a
 // set_target), the control thread while one does.
 
-export type MoveEventType = 'move_started' | 'move_completed' | 'move_failed' | 'move_cancelled';
+export type { MoveEventType } from './running-move.js';
 export interface MoveEvent {
   type: MoveEventType;
   uuid: string;
@@ -35,17 +35,6 @@ export interface PartialTarget {
   headYaw?: number;
   antennas?: [number, number] | null;
   bodyYaw?: number | null;
-}
-
-interface Move {
-  uuid: string;
-  kind: string;
-  spec: MoveSpec;
-  finished: Promise<MoveEventType>;
-  settle: (t: MoveEventType) => void;
-  /** The control thread's last pose of this move as read here, and the slot's version it was read at. */
-  pose: Target;
-  poseVersion: number;
 }
 
 export interface MoveHandle {
@@ -63,7 +52,7 @@ export class SimRobot implements ControlClient {
   setTargetCount = 0;
   /** The pose while no move runs: the main thread's to set. */
   private held: Target = { head: SLEEP_HEAD, antennas: [...SLEEP_ANTENNAS], bodyYaw: 0 };
-  private move: Move | null = null;
+  private move: RunningMove | null = null;
   private moveSeq = 0;
   private active = false;
   private readonly id = controlClock.newId();
@@ -79,7 +68,7 @@ export class SimRobot implements ControlClient {
   /** The pose the control loop holds now. */
   get present(): Target {
     this.catchUp();
-    return this.move ? this.movePose(this.move) : this.held;
+    return this.move ? this.move.poseIn(this.slot) : this.held;
   }
 
   start(): void {
@@ -186,14 +175,12 @@ export class SimRobot implements ControlClient {
     this.catchUp();
     if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled by a new move');
     const { target, clamped } = this.resolve(p);
-    let settle: (t: MoveEventType) => void = () => {};
-    const finished = new Promise<MoveEventType>((r) => { settle = r; });
     const spec: MoveSpec = { seq: ++this.moveSeq, from: this.held, to: target, startMs: monotonicMs(), durationMs: durationS * 1000, interpolation };
-    const move: Move = { uuid: randomUUID(), kind, spec, finished, settle, pose: spec.from, poseVersion: -1 };
+    const move = new RunningMove(kind, spec);
     this.move = move;
     if (this.active) controlClock.startMove(this.id, spec);
     this.emit({ type: 'move_started', uuid: move.uuid, details: kind });
-    return { uuid: move.uuid, clamped, finished };
+    return { uuid: move.uuid, clamped, finished: move.finished };
   }
 
   wakeUp(): MoveHandle {
@@ -236,28 +223,14 @@ export class SimRobot implements ControlClient {
     if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled');
   }
 
-  /** The control thread's latest pose of the running move; its start until the thread has ticked it. */
-  private movePose(m: Move): Target {
-    const version = poseVersion(this.slot);
-    if (version !== m.poseVersion) {
-      // Null while the thread writes (or has not reached this move): the last pose read stands.
-      const read = readPose(this.slot, m.spec.seq);
-      if (read) {
-        m.pose = read;
-        m.poseVersion = version;
-      }
-    }
-    return m.pose;
-  }
-
-  private finish(m: Move, type: MoveEventType, details: string): void {
+  private finish(m: RunningMove, type: MoveEventType, details: string): void {
     if (this.move === m) {
       // A cancelled move stays where the loop last put it; a completed one is at its target.
-      this.held = type === 'move_completed' ? m.spec.to : this.movePose(m);
+      this.held = type === 'move_completed' ? m.spec.to : m.poseIn(this.slot);
       this.move = null;
       if (type !== 'move_completed' && this.active) controlClock.cancelMove(this.id, m.spec.seq);
     }
     this.emit({ type, uuid: m.uuid, details });
-    m.settle(type);
+    m.end(type);
   }
 }
