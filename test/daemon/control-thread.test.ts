@@ -45,6 +45,9 @@ t.test('every robot of the process ticks on one control thread, not the main one
   a.stop();
   const samples = b.loopStats().samples;
   await until(() => b.loopStats().samples > samples, 30_000, 'the other robot ticking on');
+  const stopped = a.loopStats().samples;
+  await until(() => b.loopStats().samples > samples + 2, 30_000, 'two ticks more');
+  t.equal(a.loopStats().samples, stopped, 'a stopped robot has no more periods');
   b.stop();
   t.ok(controlClock.running, 'with no loop running the thread idles, booted for the next');
   a.close();

@@ -5,6 +5,7 @@ import { packagePath } from '../../../lib/paths.js';
 import { CONTROL_HZ } from './constants.js';
 import { TICK_PENDING, TICK_WANTED, WAKE, WORDS, type ControlWorkerData, type FromControl, type ToControl } from './control-protocol.js';
 import type { MoveSpec } from './motion.js';
+import { createTickLog, type TickLog } from './tick-log.js';
 
 // The main thread's side of the control thread (control-worker.ts): one
 // worker for every robot of the process. A robot's creation starts it (warm
@@ -35,6 +36,8 @@ export class ControlClock {
   private readonly members = new Map<number, ControlClient>();
   private readonly tickers = new Map<number, ControlClient>();
   private nextId = 1;
+  /** The periods of every tick, for every robot's statistics. */
+  readonly ticks: TickLog = createTickLog();
 
   constructor(private readonly hz: number) {}
 
@@ -107,7 +110,7 @@ export class ControlClock {
     const { port1, port2 } = new MessageChannel();
     const words = new Int32Array(new SharedArrayBuffer(WORDS * 4));
     Atomics.store(words, TICK_WANTED, this.tickers.size);
-    const data: ControlWorkerData = { hz: this.hz, port: port2, words: words.buffer as SharedArrayBuffer };
+    const data: ControlWorkerData = { hz: this.hz, port: port2, words: words.buffer as SharedArrayBuffer, ticks: this.ticks.buffer };
     const worker = new Worker(workerEntry(), { workerData: data, transferList: [port2], name: 'robotctl control loop' });
     worker.unref();
     let markUp: () => void = () => {};

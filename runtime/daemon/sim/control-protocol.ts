@@ -29,6 +29,8 @@ export interface ControlWorkerData {
   port: MessagePort;
   /** Int32 words shared with the main thread (the indices below). */
   words: SharedArrayBuffer;
+  /** The process's tick log (tick-log.ts): it outlives the thread. */
+  ticks: SharedArrayBuffer;
 }
 
 /** Bumped (and notified) after every message: it wakes the control thread from its wait. */

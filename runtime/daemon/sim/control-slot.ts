@@ -3,41 +3,41 @@ import type { Target } from './limits.js';
 // One robot's state shared by the main thread and the control thread: a
 // SharedArrayBuffer per robot, no copying and no message per tick. The
 // control thread writes the present pose of a running move, marks the move
-// completed and records the measured periods; the main thread reads them
-// when a request or a state frame asks. The pose is guarded by a sequence
-// number (odd while it is written), so a reader never sees half a pose.
+// completed, and notes the ticks at which the robot joined and left the loop
+// (its periods are those of the process's tick log between them,
+// tick-log.ts); the main thread reads them when a request or a state frame
+// asks. The pose is guarded by a sequence number (odd while it is written),
+// so a reader never sees half a pose.
 
 /** Int32 words of the header. */
 const POSE_SEQ = 0;
 const POSE_MOVE = 1;
 const DONE_MOVE = 2;
-const FILLED = 3;
-const RING_NEXT = 4;
-const CONTROL_THREAD = 5;
+const CONTROL_THREAD = 3;
+/** The tick count when the robot joined the loop (-1: not yet); its first tick is the next one. */
+const JOINED_AT = 4;
+/** The tick count when it left (-1 while it loops). */
+const LEFT_AT = 5;
+/** The tick count at resetLoopStats(): periods that ended before it are left out. */
+const RESET_AT = 6;
 const HEADER_BYTES = 32;
 
 const POSE_LEN = 19; // head 4×4, two antennas, body yaw
-/** The periods kept for the statistics: the last 2,000 (40 s at 50 Hz). */
-export const RING = 2000;
 
 export interface ControlSlot {
   readonly buffer: SharedArrayBuffer;
   readonly ints: Int32Array;
   readonly pose: Float64Array;
-  readonly periods: Float64Array;
 }
 
 export function slotOf(buffer: SharedArrayBuffer): ControlSlot {
-  return {
-    buffer,
-    ints: new Int32Array(buffer, 0, HEADER_BYTES / 4),
-    pose: new Float64Array(buffer, HEADER_BYTES, POSE_LEN),
-    periods: new Float64Array(buffer, HEADER_BYTES + POSE_LEN * 8, RING),
-  };
+  return { buffer, ints: new Int32Array(buffer, 0, HEADER_BYTES / 4), pose: new Float64Array(buffer, HEADER_BYTES, POSE_LEN) };
 }
 
 export function createSlot(): ControlSlot {
-  return slotOf(new SharedArrayBuffer(HEADER_BYTES + (POSE_LEN + RING) * 8));
+  const slot = slotOf(new SharedArrayBuffer(HEADER_BYTES + POSE_LEN * 8));
+  Atomics.store(slot.ints, JOINED_AT, -1);
+  return slot;
 }
 
 // --- written by the control thread ---
@@ -61,13 +61,14 @@ export function completeMove(slot: ControlSlot, move: number): void {
   Atomics.store(slot.ints, DONE_MOVE, move);
 }
 
-export function recordPeriod(slot: ControlSlot, ms: number): void {
-  const next = Atomics.load(slot.ints, RING_NEXT);
-  slot.periods[next] = ms;
-  Atomics.store(slot.ints, RING_NEXT, (next + 1) % RING);
-  const filled = Atomics.load(slot.ints, FILLED);
-  // A reset (main thread) between the load and here wins: the count stays 0.
-  if (filled < RING) Atomics.compareExchange(slot.ints, FILLED, filled, filled + 1);
+/** The robot joined (or left) the loop after `ticks` ticks of the process. */
+export function markJoined(slot: ControlSlot, ticks: number): void {
+  Atomics.store(slot.ints, LEFT_AT, -1);
+  Atomics.store(slot.ints, JOINED_AT, ticks);
+}
+
+export function markLeft(slot: ControlSlot, ticks: number): void {
+  Atomics.store(slot.ints, LEFT_AT, ticks);
 }
 
 // --- read by the main thread ---
@@ -98,15 +99,23 @@ export function controlThreadOf(slot: ControlSlot): number {
   return Atomics.load(slot.ints, CONTROL_THREAD);
 }
 
-/** The recorded periods, oldest first: a copy, the control thread goes on writing. */
-export function recordedPeriods(slot: ControlSlot): Float64Array {
-  const filled = Atomics.load(slot.ints, FILLED);
-  const next = Atomics.load(slot.ints, RING_NEXT);
-  const out = new Float64Array(filled);
-  for (let i = 0; i < filled; i++) out[i] = slot.periods[(next - filled + i + RING) % RING] ?? 0;
-  return out;
+/**
+ * The ticks whose periods are this robot's: from its second tick (the first
+ * has no period before it) to its last; null before its first tick.
+ */
+export function tickRange(slot: ControlSlot, ticksNow: number): { first: number; last: number } | null {
+  const joined = Atomics.load(slot.ints, JOINED_AT);
+  if (joined < 0) return null;
+  const left = Atomics.load(slot.ints, LEFT_AT);
+  const last = left >= 0 ? left : ticksNow;
+  return { first: Math.max(joined + 2, Atomics.load(slot.ints, RESET_AT) + 1), last };
 }
 
-export function resetPeriods(slot: ControlSlot): void {
-  Atomics.store(slot.ints, FILLED, 0);
+/** Main thread, before the robot (re)joins: no range until the thread has taken it. */
+export function markJoining(slot: ControlSlot): void {
+  Atomics.store(slot.ints, JOINED_AT, -1);
+}
+
+export function resetPeriods(slot: ControlSlot, ticksNow: number): void {
+  Atomics.store(slot.ints, RESET_AT, ticksNow);
 }

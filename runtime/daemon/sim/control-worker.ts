@@ -1,8 +1,9 @@
 import { parentPort, receiveMessageOnPort, threadId, workerData } from 'node:worker_threads';
 import { monotonicMs } from './clock.js';
 import { TICK_PENDING, TICK_WANTED, WAKE, type ControlWorkerData, type FromControl, type ToControl } from './control-protocol.js';
-import { claimSlot, completeMove, recordPeriod, slotOf, writePose, type ControlSlot } from './control-slot.js';
+import { claimSlot, completeMove, markJoined, markLeft, slotOf, writePose, type ControlSlot } from './control-slot.js';
 import { poseAt, type MoveSpec } from './motion.js';
+import { recordTick, tickCount, tickLogOf } from './tick-log.js';
 
 // The control thread: the 50 Hz loop of every simulated robot in the
 // process, as the real daemon runs its control loop in a thread of its own.
@@ -10,34 +11,39 @@ import { poseAt, type MoveSpec } from './motion.js';
 // it), so requests on the main thread cannot hold a tick back, and it never
 // turns an event loop: messages are read with receiveMessageOnPort.
 // Ticks follow the ideal timeline (deadline += period), so a late tick does
-// not shift the ones after it; each robot's periods are measured here, as
-// they happened.
+// not shift the ones after it; the periods are measured here, as they
+// happened, once per tick for all the robots that ticked in it (tick-log.ts).
 
 interface Member {
   id: number;
   slot: ControlSlot;
-  /** When this robot last ticked; 0 until its first tick (no period before it). */
-  last: number;
   move: MoveSpec | null;
 }
 
-const { hz, port, words: wordsBuffer } = workerData as ControlWorkerData;
+const { hz, port, words: wordsBuffer, ticks: ticksBuffer } = workerData as ControlWorkerData;
 const words = new Int32Array(wordsBuffer);
+const log = tickLogOf(ticksBuffer);
 const periodMs = 1000 / hz;
 /** In joining order: walked by index 50 times a second. */
 let members: Member[] = [];
+/** When the last tick ran; 0 when there was none since the thread was idle (no period to measure). */
+let lastTick = 0;
 
 function handle(msg: ToControl): void {
   switch (msg.kind) {
     case 'join': {
       const slot = slotOf(msg.buffer);
       claimSlot(slot, threadId);
-      members.push({ id: msg.id, slot, last: 0, move: msg.move });
+      markJoined(slot, tickCount(log));
+      members.push({ id: msg.id, slot, move: msg.move });
       return;
     }
-    case 'leave':
-      members = members.filter((m) => m.id !== msg.id);
+    case 'leave': {
+      const m = members.find((r) => r.id === msg.id);
+      if (m) markLeft(m.slot, tickCount(log));
+      members = members.filter((r) => r.id !== msg.id);
       return;
+    }
     case 'move': {
       const m = members.find((r) => r.id === msg.id);
       if (m) m.move = msg.move;
@@ -55,11 +61,11 @@ function drain(): void {
 }
 
 function tick(now: number): void {
+  recordTick(log, lastTick > 0 ? now - lastTick : NaN);
+  lastTick = now;
   const completed: number[] = [];
   for (let i = 0; i < members.length; i++) {
     const m = members[i] as Member;
-    if (m.last > 0) recordPeriod(m.slot, now - m.last);
-    m.last = now;
     if (!m.move) continue;
     const { pose, done } = poseAt(m.move, now);
     writePose(m.slot, pose, m.move.seq);
@@ -79,8 +85,10 @@ function run(): void {
   for (;;) {
     const wake = Atomics.load(words, WAKE);
     drain();
-    if (members.length === 0) next = Infinity;
-    else if (next === Infinity) next = monotonicMs(); // the first robot ticks at once
+    if (members.length === 0) {
+      next = Infinity;
+      lastTick = 0;
+    } else if (next === Infinity) next = monotonicMs(); // the first robot ticks at once
     const now = monotonicMs();
     if (now >= next) {
       tick(now);

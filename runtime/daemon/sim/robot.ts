@@ -3,10 +3,11 @@ import type { Interpolation } from './interpolation.js';
 import { poseDistance, type Mat4 } from './pose.js';
 import { monotonicMs } from './clock.js';
 import { controlClock, type ControlClient } from './control-clock.js';
-import { completedMove, createSlot, recordedPeriods, resetPeriods } from './control-slot.js';
+import { completedMove, createSlot, markJoining, resetPeriods, tickRange } from './control-slot.js';
 import { summarizePeriods, type LoopStats } from './loop-stats.js';
 import type { MoveSpec } from './motion.js';
 import { RunningMove, type MoveEventType } from './running-move.js';
+import { periodsOfTicks, tickCount } from './tick-log.js';
 import {
   CONTROL_HZ, REST_ANTENNAS, REST_HEAD, RETURN_S, SLEEP_ANTENNAS, SLEEP_HEAD, SLEEP_S, WAKE_UP_S, type MotorMode,
 } from './constants.js';
@@ -74,6 +75,7 @@ export class SimRobot implements ControlClient {
   start(): void {
     if (this.active) return;
     this.active = true;
+    markJoining(this.slot);
     controlClock.join(this.id, this, this.slot.buffer, this.move?.spec ?? null);
   }
 
@@ -99,12 +101,15 @@ export class SimRobot implements ControlClient {
     return this.active;
   }
 
+  /** The periods of the ticks this robot took part in (the last 2,000 at most). */
   loopStats(): LoopStats {
-    return summarizePeriods(recordedPeriods(this.slot), CONTROL_HZ);
+    const log = controlClock.ticks;
+    const range = tickRange(this.slot, tickCount(log));
+    return summarizePeriods(range ? periodsOfTicks(log, range.first, range.last) : new Float64Array(0), CONTROL_HZ);
   }
 
   resetLoopStats(): void {
-    resetPeriods(this.slot);
+    resetPeriods(this.slot, tickCount(controlClock.ticks));
   }
 
   /** Called after control ticks (50 Hz) while the loop runs: the state stream's clock. A busy main thread gets the latest tick, not a backlog. */
