@@ -121,6 +121,9 @@ export class ControlClock {
     });
     // The loop is the robot: if it dies, the daemon must not go on answering as if it moved.
     worker.on('error', (err) => { throw err; });
+    worker.on('exit', (code) => {
+      if (this.thread === thread) throw new Error(`the robots' control thread exited (code ${code})`);
+    });
     return thread;
   }
 
