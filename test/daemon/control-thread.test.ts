@@ -1,5 +1,9 @@
 import t, { type Test } from 'tap';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
+import { packagePath } from '../../lib/paths.js';
+import { controlWorkerEntry } from '../../runtime/daemon/sim/worker-entry.js';
 import { SimRobot } from '../../runtime/daemon/sim/robot.js';
 import { controlClock } from '../../runtime/daemon/sim/control-clock.js';
 import { completedMove, controlThreadOf, type ControlSlot } from '../../runtime/daemon/sim/control-slot.js';
@@ -110,4 +114,14 @@ t.test('a move the thread completed is over for any request; closing the daemon 
   t.ok(controlClock.running);
   await app.close();
   t.notOk(controlClock.running, 'no control thread once the daemon closed');
+});
+
+t.test('the worker file is found from the sources, from dist/ and from the CLI bundle', async (t) => {
+  const source = controlWorkerEntry(pathToFileURL(packagePath('runtime', 'daemon', 'sim', 'control-clock.ts')).href);
+  t.ok(existsSync(fileURLToPath(source)), 'the TypeScript source under the test hooks');
+  for (const caller of [packagePath('dist', 'robotctl.cjs'), packagePath('dist', 'runtime', 'daemon', 'sim', 'control-clock.js')]) {
+    const entry = fileURLToPath(controlWorkerEntry(pathToFileURL(caller).href));
+    t.match(entry, /dist\/(robotctl-control\.cjs|runtime\/daemon\/sim\/control-worker\.js)$/, `from ${caller}`);
+    t.ok(existsSync(entry), `${entry} exists (npm run build)`);
+  }
 });

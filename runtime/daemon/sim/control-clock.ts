@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { packagePath } from '../../../lib/paths.js';
 import { CONTROL_HZ } from './constants.js';
 import { TICK_PENDING, TICK_WANTED, WAKE, WORDS, type ControlWorkerData, type FromControl, type ToControl } from './control-protocol.js';
 import type { MoveSpec } from './motion.js';
 import { createTickLog, type TickLog } from './tick-log.js';
+import { controlWorkerEntry } from './worker-entry.js';
 
 // The main thread's side of the control thread (control-worker.ts): one
 // worker for every robot of the process. A robot's creation starts it (warm
@@ -111,7 +109,7 @@ export class ControlClock {
     const words = new Int32Array(new SharedArrayBuffer(WORDS * 4));
     Atomics.store(words, TICK_WANTED, this.tickers.size);
     const data: ControlWorkerData = { hz: this.hz, port: port2, words: words.buffer as SharedArrayBuffer, ticks: this.ticks.buffer };
-    const worker = new Worker(workerEntry(), { workerData: data, transferList: [port2], name: 'robotctl control loop' });
+    const worker = new Worker(controlWorkerEntry(import.meta.url), { workerData: data, transferList: [port2], name: 'robotctl control loop' });
     worker.unref();
     let markUp: () => void = () => {};
     const thread: Thread = { worker, port: port1, words, up: new Promise((resolve) => { markUp = resolve; }) };
@@ -133,17 +131,6 @@ export class ControlClock {
     Atomics.store(thread.words, TICK_PENDING, 0);
     for (const [id, client] of this.tickers) if (this.members.has(id)) client.ticked();
   }
-}
-
-/**
- * The worker's file: beside this module (dist/, or the sources under the
- * tests' TypeScript hooks), or in dist/ when this module runs from the CLI
- * bundle (dist/robotctl.cjs, whose import.meta.url is the bundle's).
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  const beside = new URL(here.endsWith('.ts') ? './control-worker.ts' : './control-worker.js', here);
-  return existsSync(fileURLToPath(beside)) ? beside : pathToFileURL(packagePath('dist', 'runtime', 'daemon', 'sim', 'control-worker.js'));
 }
 
 /** The process's control loop. */
