@@ -10,9 +10,14 @@ import { recordTick, tickCount, tickLogOf } from './tick-log.js';
 // It sleeps in Atomics.wait until the next tick is due (or a message wakes
 // it), so requests on the main thread cannot hold a tick back, and it never
 // turns an event loop: messages are read with receiveMessageOnPort.
-// Ticks follow the ideal timeline (deadline += period), so a late tick does
-// not shift the ones after it; the periods are measured here, as they
-// happened, once per tick for all the robots that ticked in it (tick-log.ts).
+// Ticks follow the ideal timeline (deadline += period) while they are on
+// time or a little late, so timer slack does not slow the rate. A tick later
+// than a quarter of a period (the machine gave the thread no CPU) re-phases
+// the grid: the next tick comes a full period after it, where the ideal
+// timeline would make it early, or fire it at once to catch up, a second
+// period off by as much as the first. The periods are measured here, as they
+// happened, late ones included, once per tick for all the robots that ticked
+// in it (tick-log.ts).
 
 interface Member {
   id: number;
@@ -92,9 +97,7 @@ function run(): void {
     const now = monotonicMs();
     if (now >= next) {
       tick(now);
-      next += periodMs;
-      // After a long stall (a suspended machine) skip the missed ticks instead of firing a burst, still on the same grid.
-      if (now - next > 50 * periodMs) next += Math.ceil((now - next) / periodMs) * periodMs;
+      next = now - next > periodMs / 4 ? now + periodMs : next + periodMs;
       continue;
     }
     // Woken early by a message (WAKE changed), or at the deadline.
