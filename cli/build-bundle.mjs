@@ -1,8 +1,10 @@
 // Build step (npm run build, after tsc): bundle the compiled CLI
 // (dist/cli/main.js and everything it imports, commander and yaml included)
-// into one CommonJS file, dist/robotctl.cjs, and the server libraries into
-// another, dist/robotctl-servers.cjs; then save a V8 code cache of each, made
-// by running `validate` and by starting a simulated robot. bin/robotctl.js
+// into one CommonJS file, dist/robotctl.cjs, the server libraries into
+// another, dist/robotctl-servers.cjs, and the simulated robots' control
+// thread (a worker's entry) into a third, dist/robotctl-control.cjs; then
+// save a V8 code cache of the first two, made by running `validate` and by
+// starting a simulated robot. bin/robotctl.js
 // loads them: `validate -f examples/fleet.yaml` went from ~100 ms of module
 // loading over Node's own start to ~35 ms (ES module loader, 50 files, their
 // compilation). The other dependencies stay in node_modules, required when a
@@ -25,7 +27,10 @@ const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS } = require('../bin/b
  */
 const INLINE = new Set(['commander', 'yaml']);
 
-for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS]) rmSync(f, { force: true });
+/** The robots' control thread's entry, found by runtime/daemon/sim/worker-entry.ts. */
+const CONTROL = join(root, 'dist', 'robotctl-control.cjs');
+
+for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS, CONTROL]) rmSync(f, { force: true });
 let esbuild;
 try {
   esbuild = require('esbuild');
@@ -51,6 +56,18 @@ await esbuild.build({
   format: 'cjs',
   target: 'node20',
   external: externalBut(new Set(SERVER_LIBS)),
+  logLevel: 'warning',
+});
+
+// The control thread (a worker) starts from one file: no ES module loader, no module graph.
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ['dist/runtime/daemon/sim/control-worker.js'],
+  outfile: CONTROL,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
   logLevel: 'warning',
 });
 

@@ -132,6 +132,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (port > 0 && port + robots - 1 > 65535) throw new UsageError(`--port ${port} with --robots ${robots} runs past port 65535`);
   const stopTimeoutMs = number(f.stopTimeout, '--stop-timeout', 0) * 1000;
   const home = io.env.HOME ?? homedir();
+  // The robots' control thread boots on the other core while the servers' code loads and the routes are set up.
+  (await import('../../runtime/daemon/sim/control-clock.js')).controlClock.warmUp();
   const { defaultAppsDir } = await import('../../runtime/daemon/context.js');
   const { startDaemon } = await import('../../runtime/daemon/server.js');
   await warnOfflineWithoutWheel(io, f.offline === true);

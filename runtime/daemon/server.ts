@@ -58,7 +58,6 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   installErrorHandlers(app);
   // A callback hook, not an async one: no promise per request on a robot's every call.
   app.addHook('onRequest', (req, _reply, done) => {
-    ctx.robot.catchUp();
     ctx.stats.requests++;
     try {
       refuseCrossSite(req.method, req.url, req.headers);
@@ -75,6 +74,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     await ctx.noteRunning(null);
     ctx.robotName = (await ctx.store.robotName()) ?? ctx.robotName;
     ctx.robot.start();
+    // Ready means the robot moves: its control thread, started with the robot, has booted meanwhile.
+    await ctx.robot.loopUp();
   });
   app.addHook('preClose', async () => {
     ctx.abort.abort();
@@ -84,7 +85,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     await ctx.dropRunningNote();
   });
   app.addHook('onClose', async () => {
-    ctx.robot.stop();
+    ctx.robot.close();
     await Promise.race([ctx.jobs.drain(), new Promise((r) => setTimeout(r, 5000).unref())]);
     await ctx.closeHub();
   });

@@ -50,6 +50,7 @@ async function stopBackend(ctx: DaemonContext, gotoSleep: boolean, log: (l: stri
 async function startBackend(ctx: DaemonContext, wakeUp: boolean, log: (l: string) => void): Promise<void> {
   ctx.state = 'starting';
   ctx.robot.start();
+  await ctx.robot.loopUp();
   ctx.state = 'running';
   if (wakeUp) {
     log('Waking up');

@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { clampTarget, type Target } from './limits.js';
-import { progress, type Interpolation } from './interpolation.js';
-import { interpolatePose, poseDistance, type Mat4 } from './pose.js';
-import { FixedRateLoop, type LoopStats } from './loop.js';
+import type { Interpolation } from './interpolation.js';
+import { poseDistance, type Mat4 } from './pose.js';
+import { monotonicMs } from './clock.js';
+import { controlClock, type ControlClient } from './control-clock.js';
+import { completedMove, createSlot, markJoining, resetPeriods, tickRange } from './control-slot.js';
+import { summarizePeriods, type LoopStats } from './loop-stats.js';
+import type { MoveSpec } from './motion.js';
+import { RunningMove, type MoveEventType } from './running-move.js';
+import { periodsOfTicks, tickCount } from './tick-log.js';
 import {
   CONTROL_HZ, REST_ANTENNAS, REST_HEAD, RETURN_S, SLEEP_ANTENNAS, SLEEP_HEAD, SLEEP_S, WAKE_UP_S, type MotorMode,
 } from './constants.js';
@@ -12,8 +16,13 @@ import {
 // targets are applied at once by a 50 Hz control loop, starting from the
 // sleep pose with motors enabled. One move runs at a time; a new goto
 // cancels the running one.
+//
+// The loop runs on the process's control thread (control-clock.ts), which
+// computes a running move's pose and completes it; the robot reads both from
+// its shared slot. The main thread owns the pose while no move runs (a
+// set_target), the control thread while one does.
 
-export type MoveEventType = 'move_started' | 'move_completed' | 'move_failed' | 'move_cancelled';
+export type { MoveEventType } from './running-move.js';
 export interface MoveEvent {
   type: MoveEventType;
   uuid: string;
@@ -29,18 +38,6 @@ export interface PartialTarget {
   bodyYaw?: number | null;
 }
 
-interface Move {
-  uuid: string;
-  kind: string;
-  from: Target;
-  to: Target;
-  start: number;
-  durationMs: number;
-  interpolation: Interpolation;
-  finished: Promise<MoveEventType>;
-  settle: (t: MoveEventType) => void;
-}
-
 export interface MoveHandle {
   uuid: string;
   clamped: string[];
@@ -49,45 +46,83 @@ export interface MoveHandle {
 
 export type SetTargetResult = { status: 'ok'; clamped: string[] } | { status: 'ignored'; reason: 'move_running' };
 
-export class SimRobot {
-  present: Target = { head: SLEEP_HEAD, antennas: [...SLEEP_ANTENNAS], bodyYaw: 0 };
+export class SimRobot implements ControlClient {
   motorMode: MotorMode = 'enabled';
   /** The SDK turns it on at connect (`set_automatic_body_yaw`); kept for status, no kinematics here. */
   automaticBodyYaw = false;
   setTargetCount = 0;
-  private move: Move | null = null;
+  /** The pose while no move runs: the main thread's to set. */
+  private held: Target = { head: SLEEP_HEAD, antennas: [...SLEEP_ANTENNAS], bodyYaw: 0 };
+  private move: RunningMove | null = null;
+  private moveSeq = 0;
+  private active = false;
+  private readonly id = controlClock.newId();
+  private readonly slot = createSlot();
   private readonly listeners = new Set<(e: MoveEvent) => void>();
   private readonly tickListeners = new Set<() => void>();
-  private readonly loop = new FixedRateLoop(CONTROL_HZ, (now) => this.tick(now));
+
+  constructor() {
+    // The thread boots meanwhile (the daemon's routes are set up then), not when the loop is asked to start.
+    controlClock.warmUp();
+  }
+
+  /** The pose the control loop holds now. */
+  get present(): Target {
+    this.catchUp();
+    return this.move ? this.move.poseIn(this.slot) : this.held;
+  }
 
   start(): void {
-    this.loop.start();
+    if (this.active) return;
+    this.active = true;
+    markJoining(this.slot);
+    controlClock.join(this.id, this, this.slot.buffer, this.move?.spec ?? null);
+  }
+
+  /** Resolves when the control thread runs (after start(): the loop then ticks). */
+  loopUp(): Promise<void> {
+    return controlClock.up();
   }
 
   stop(): void {
     this.cancelAll();
-    this.loop.stop();
+    if (!this.active) return;
+    this.active = false;
+    controlClock.leave(this.id);
+  }
+
+  /** The robot is done with (its daemon closes): stopped, and the control thread ends if no other robot loops. */
+  close(): void {
+    this.stop();
+    controlClock.release();
   }
 
   get looping(): boolean {
-    return this.loop.running;
+    return this.active;
   }
 
+  /** The periods of the ticks this robot took part in (the last 2,000 at most). */
   loopStats(): LoopStats {
-    return this.loop.stats();
+    const log = controlClock.ticks;
+    const range = tickRange(this.slot, tickCount(log));
+    return summarizePeriods(range ? periodsOfTicks(log, range.first, range.last) : new Float64Array(0), CONTROL_HZ);
   }
 
   resetLoopStats(): void {
-    this.loop.resetStats();
+    resetPeriods(this.slot, tickCount(controlClock.ticks));
   }
 
-  /** Called after every control tick (50 Hz) while the loop runs: the state stream's clock. */
+  /** Called after control ticks (50 Hz) while the loop runs: the state stream's clock. A busy main thread gets the latest tick, not a backlog. */
   onTick(fn: () => void): () => void {
     this.tickListeners.add(fn);
-    return () => this.tickListeners.delete(fn);
+    if (this.tickListeners.size === 1) controlClock.wantTicks(this.id, this, true);
+    return () => {
+      if (this.tickListeners.delete(fn) && this.tickListeners.size === 0) controlClock.wantTicks(this.id, this, false);
+    };
   }
 
   get moving(): boolean {
+    this.catchUp();
     return this.move !== null;
   }
 
@@ -101,45 +136,56 @@ export class SimRobot {
   }
 
   private resolve(p: PartialTarget): { target: Target; clamped: string[] } {
+    const present = this.present;
     const merged: Target = {
-      head: p.head ?? this.present.head,
-      antennas: p.antennas ?? this.present.antennas,
-      bodyYaw: p.bodyYaw ?? this.present.bodyYaw,
+      head: p.head ?? present.head,
+      antennas: p.antennas ?? present.antennas,
+      bodyYaw: p.bodyYaw ?? present.bodyYaw,
     };
     const r = clampTarget(merged, p.head ? p.headYaw : undefined);
     return { target: r.target, clamped: r.clamped };
   }
 
   /**
-   * Run a control tick that is due now: called as requests are handled, so a
-   * flood of them holds the 50 Hz loop back by one request, not by a batch.
+   * Finish the running move if the control thread has completed it: what a
+   * request sees never waits for the thread's note to reach this thread's
+   * event loop, which a flood of requests holds back.
    */
   catchUp(): void {
-    this.loop.catchUp();
+    const m = this.move;
+    if (m && completedMove(this.slot) === m.spec.seq) this.finish(m, 'move_completed', m.kind);
+  }
+
+  /** ControlClient: the thread's note that a move completed. */
+  moveCompleted(): void {
+    this.catchUp();
+  }
+
+  /** ControlClient: a control tick, for the tick listeners. */
+  ticked(): void {
+    this.catchUp();
+    for (const fn of this.tickListeners) fn();
   }
 
   setTarget(p: PartialTarget): SetTargetResult {
-    this.loop.catchUp();
+    this.catchUp();
     if (this.move) return { status: 'ignored', reason: 'move_running' };
     const { target, clamped } = this.resolve(p);
-    this.present = target;
+    this.held = target;
     this.setTargetCount++;
     return { status: 'ok', clamped };
   }
 
   goto(p: PartialTarget, durationS: number, interpolation: Interpolation, kind = 'goto'): MoveHandle {
-    this.loop.catchUp();
+    this.catchUp();
     if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled by a new move');
     const { target, clamped } = this.resolve(p);
-    let settle: (t: MoveEventType) => void = () => {};
-    const finished = new Promise<MoveEventType>((r) => { settle = r; });
-    const move: Move = {
-      uuid: randomUUID(), kind, from: this.present, to: target, start: performance.now(),
-      durationMs: durationS * 1000, interpolation, finished, settle,
-    };
+    const spec: MoveSpec = { seq: ++this.moveSeq, from: this.held, to: target, startMs: monotonicMs(), durationMs: durationS * 1000, interpolation };
+    const move = new RunningMove(kind, spec);
     this.move = move;
+    if (this.active) controlClock.startMove(this.id, spec);
     this.emit({ type: 'move_started', uuid: move.uuid, details: kind });
-    return { uuid: move.uuid, clamped, finished };
+    return { uuid: move.uuid, clamped, finished: move.finished };
   }
 
   wakeUp(): MoveHandle {
@@ -158,7 +204,7 @@ export class SimRobot {
       return false;
     }
     if (!this.looping) {
-      this.present = { head: REST_HEAD, antennas: [...REST_ANTENNAS], bodyYaw: 0 };
+      this.held = { head: REST_HEAD, antennas: [...REST_ANTENNAS], bodyYaw: 0 };
       return true;
     }
     await this.goto({ head: REST_HEAD, antennas: REST_ANTENNAS, bodyYaw: 0 }, RETURN_S, 'minjerk', 'return_to_rest').finished;
@@ -166,41 +212,30 @@ export class SimRobot {
   }
 
   running(): string[] {
+    this.catchUp();
     return this.move ? [this.move.uuid] : [];
   }
 
   cancel(uuid: string): boolean {
+    this.catchUp();
     if (!this.move || this.move.uuid !== uuid) return false;
     this.finish(this.move, 'move_cancelled', 'Cancelled');
     return true;
   }
 
   cancelAll(): void {
+    this.catchUp();
     if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled');
   }
 
-  private finish(m: Move, type: MoveEventType, details: string): void {
-    if (this.move === m) this.move = null;
-    this.emit({ type, uuid: m.uuid, details });
-    m.settle(type);
-  }
-
-  private tick(now: number): void {
-    const m = this.move;
-    if (m) {
-      const s = m.durationMs > 0 ? (now - m.start) / m.durationMs : 1;
-      this.present = s >= 1 ? m.to : blend(m.from, m.to, progress(m.interpolation, s));
-      if (s >= 1) this.finish(m, 'move_completed', m.kind);
+  private finish(m: RunningMove, type: MoveEventType, details: string): void {
+    if (this.move === m) {
+      // A cancelled move stays where the loop last put it; a completed one is at its target.
+      this.held = type === 'move_completed' ? m.spec.to : m.poseIn(this.slot);
+      this.move = null;
+      if (type !== 'move_completed' && this.active) controlClock.cancelMove(this.id, m.spec.seq);
     }
-    // Most robots have no listener: no iterator for them, 50 times a second.
-    if (this.tickListeners.size > 0) for (const fn of this.tickListeners) fn();
+    this.emit({ type, uuid: m.uuid, details });
+    m.end(type);
   }
-}
-
-function blend(a: Target, b: Target, k: number): Target {
-  return {
-    head: interpolatePose(a.head, b.head, k),
-    antennas: [a.antennas[0] + (b.antennas[0] - a.antennas[0]) * k, a.antennas[1] + (b.antennas[1] - a.antennas[1]) * k],
-    bodyYaw: a.bodyYaw + (b.bodyYaw - a.bodyYaw) * k,
-  };
 }
