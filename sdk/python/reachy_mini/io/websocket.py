@@ -39,6 +39,8 @@ class WebSocket:
         self._rfile = sock.makefile("rb")
         self._send_lock = threading.Lock()
         self.closed = False
+        # The server's side ended (its close frame, end of stream or an error): nothing more to read.
+        self.ended = False
 
     @classmethod
     def connect(cls, host: str, port: int, path: str, timeout: float = 5.0) -> "WebSocket":
@@ -118,17 +120,20 @@ class WebSocket:
     def recv(self) -> Optional[str]:
         """The next text (or UTF-8 binary) message; None once the connection is closed."""
         parts: list = []
-        while not self.closed:
+        # Read on after close() until the server ends its side: see close().
+        while not self.ended:
             try:
                 fin, opcode, payload = self._read_frame()
             except (OSError, ConnectionError, ValueError):
-                self.closed = True
+                self.closed = self.ended = True
                 return None
             if opcode == OP_PING:
-                self._reply(OP_PONG, payload)
+                if not self.closed:
+                    self._reply(OP_PONG, payload)
             elif opcode == OP_CLOSE:
-                self._reply(OP_CLOSE, payload[:2])
-                self.closed = True
+                if not self.closed:
+                    self._reply(OP_CLOSE, payload[:2])
+                self.closed = self.ended = True
                 return None
             elif opcode in (OP_TEXT, OP_BINARY, OP_CONT):
                 parts.append(payload)
@@ -143,9 +148,27 @@ class WebSocket:
             pass
 
     def close(self) -> None:
+        """Start the closing handshake: our close frame, then the end of our stream.
+
+        The socket stays open for reading until the server ends its side
+        (recv() returns None, then release()). Closing it at once, with state
+        frames still unread, makes the kernel reset the connection, and a
+        reset makes the server's kernel drop what it had received from us but
+        not yet handed to the daemon: the last commands an app sent before
+        closing could be lost (RFC 6455 7.1.1: the server closes the TCP
+        connection first).
+        """
         if not self.closed:
             self.closed = True
             self._reply(OP_CLOSE, struct.pack("!H", 1000))
+        try:
+            self._sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def release(self) -> None:
+        """Close the socket (after close(), once recv() returned None or waiting for it timed out)."""
+        self.closed = self.ended = True
         try:
             self._sock.shutdown(socket.SHUT_RDWR)
         except OSError:

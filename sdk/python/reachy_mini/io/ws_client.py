@@ -152,5 +152,8 @@ class WSClient:
 
     def disconnect(self) -> None:
         self._ws.close()
+        # The reader drains the socket until the daemon ends the connection
+        # (websocket.py close()), for 2 s at most; then the socket is closed.
         if self._reader is not threading.current_thread():
             self._reader.join(timeout=2)
+        self._ws.release()
