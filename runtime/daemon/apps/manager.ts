@@ -5,7 +5,6 @@ import { settingsPort } from './settings-port.js';
 import { sdkReachProblem } from './sdk-reach.js';
 import { AppProcess } from './process.js';
 import { toAppInfo, type InstalledApp } from './store.js';
-import { procInfo } from './proc.js';
 import { LogRing } from './log-ring.js';
 import type { RunningApp } from './running-record.js';
 
@@ -81,15 +80,21 @@ export class AppManager {
     this.log(`Starting app ${slot.info.name}`);
     const reach = sdkReachProblem(found.sitePackages, this.deps.env().ROBOT_DAEMON_URL);
     if (reach) this.log(`Warning: ${reach}`);
-    const proc = new AppProcess(found.python, found.app.entry.module, {
+    const proc = await AppProcess.start(found.python, found.app.entry.module, {
       env: settings.env, cwd: this.deps.cwd, marker: `${this.deps.marker}-${Date.now()}`,
       onLine: (_s, l) => this.log(l),
     });
     slot.proc = proc;
+    // A stop that came while the app was being launched found no process to
+    // stop: this one must not outlive it.
+    if (slot.stopping || this.current !== slot) {
+      proc.killGroup();
+      return { info: slot.info, state: slot.state, error: slot.error };
+    }
     const snapshot = this.status() as AppStatus;
     if (proc.pid) {
       slot.state = 'running';
-      this.deps.onRunning({ name: slot.info.name, pid: proc.pid, pgid: proc.pid, start: procInfo(proc.pid)?.start ?? 0 });
+      this.deps.onRunning({ name: slot.info.name, pid: proc.pid, pgid: proc.pid, start: proc.start ?? 0 });
     }
     void proc.exited.then(({ rc }) => {
       this.onExit(slot, rc);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 // What /proc says about processes: a process is identified by its pid AND
 // its start time (pids are reused), and everything a daemon spawns carries
@@ -35,9 +35,23 @@ export interface ProcInfo {
   zombie: boolean;
 }
 
+// A sweep reads the stat line of every process on the machine (hundreds while
+// a fleet runs its apps): one open, read and close into a shared buffer, not
+// readFileSync's fstat and new buffer per file.
+const statBuffer = Buffer.alloc(4096);
+
+function readStat(pid: number): string {
+  const fd = openSync(`/proc/${pid}/stat`, 'r');
+  try {
+    return statBuffer.toString('latin1', 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function procInfo(pid: number): ProcInfo | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readStat(pid);
     // The command name may hold spaces and parentheses: fields start after the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return { pid, ppid: Number(f[1]), pgid: Number(f[2]), start: Number(f[19]), zombie: f[0] === 'Z' };
@@ -70,32 +84,58 @@ function hasMarker(pid: number, marker: string): boolean {
   }
 }
 
+export interface Sweep {
+  marker?: string;
+  pgid?: number;
+  root?: number;
+  /**
+   * The start time (procInfo's `start`) of the oldest process the set can
+   * hold, when known: an app's group, descendants and marker carriers all
+   * started after the app. Older processes are passed over without reading
+   * their environment, the costly part of a sweep.
+   */
+  since?: number;
+}
+
 /** Live processes that carry the marker, are in the group, or descend from root. */
-export function processesOf(opts: { marker?: string; pgid?: number; root?: number }): number[] {
-  const infos = allPids().map(procInfo).filter((p): p is ProcInfo => p !== null && !p.zombie && p.pid !== process.pid);
-  const out = new Set<number>();
-  for (const p of infos) {
-    if ((opts.pgid && p.pgid === opts.pgid) || (opts.marker && hasMarker(p.pid, opts.marker))) out.add(p.pid);
-  }
-  if (opts.root) {
-    const children = new Map<number, number[]>();
-    for (const p of infos) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
-    const queue = [opts.root];
+export function processesOf(opts: Sweep): number[] {
+  return processesOfEach([opts])[0] ?? [];
+}
+
+/** processesOf for several sets from one reading of the process table. */
+function processesOfEach(sets: Sweep[]): number[][] {
+  const since = Math.min(...sets.map((s) => s.since ?? 0));
+  const infos = allPids().map(procInfo).filter((p): p is ProcInfo => p !== null && !p.zombie && p.pid !== process.pid && p.start >= since);
+  const children = new Map<number, number[]>();
+  for (const p of infos) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  return sets.map((opts) => {
+    const out = new Set<number>();
+    for (const p of infos) {
+      if (p.start < (opts.since ?? 0)) continue;
+      if ((opts.pgid && p.pgid === opts.pgid) || (opts.marker && hasMarker(p.pid, opts.marker))) out.add(p.pid);
+    }
+    const queue = opts.root ? [opts.root] : [];
     for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
       for (const c of children.get(pid) ?? []) if (!out.has(c)) { out.add(c); queue.push(c); }
     }
-  }
-  return [...out];
+    return [...out];
+  });
 }
 
 /** SIGKILL every process of the set until none is left (a dying parent may still fork). */
-export function killAll(opts: { marker?: string; pgid?: number; root?: number }): number {
+export function killAll(opts: Sweep): number {
+  return killAllOf([opts]);
+}
+
+/** killAll for several sets, each round reading the process table once for all of them. */
+export function killAllOf(sets: Sweep[]): number {
   let killed = 0;
-  for (let round = 0; round < 10; round++) {
-    if (opts.pgid) try { process.kill(-opts.pgid, 'SIGKILL'); } catch { /* ESRCH: group gone */ }
-    const left = processesOf(opts);
-    if (left.length === 0) break;
-    for (const pid of left) {
+  let left = sets;
+  for (let round = 0; round < 10 && left.length > 0; round++) {
+    for (const opts of left) if (opts.pgid) try { process.kill(-opts.pgid, 'SIGKILL'); } catch { /* ESRCH: group gone */ }
+    const found = processesOfEach(left);
+    left = left.filter((_, i) => (found[i] ?? []).length > 0);
+    for (const pid of new Set(found.flat())) {
       try { process.kill(pid, 'SIGKILL'); killed++; } catch { /* gone meanwhile */ }
     }
   }

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { killAll, markerEnv } from './proc.js';
+import { killAll, markerEnv, procInfo, type Sweep } from './proc.js';
+import { launch, type Launched } from './launcher.js';
+import { sweepSoon } from './sweeper.js';
 import { splitLines } from './line-splitter.js';
 
-// One app process: `<python> -u -m <pkg>.main`, in its own process group
-// (detached) and carrying its own marker in its environment, so that stopping
+// One app process: `<python> -u -m <pkg>.main`, started by the launcher
+// (launcher.ts) in its own process group (detached) and carrying its own marker in its environment, so that stopping
 // it kills everything it started, even a child in a new session (proc.ts). Keeps the
 // last stderr lines for the crash message and reports every output line.
 
@@ -12,38 +13,56 @@ export interface ExitInfo {
   rc: number;
 }
 
+export interface AppProcessOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  marker: string;
+  onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15 };
 
 export class AppProcess {
   readonly exited: Promise<ExitInfo>;
-  private readonly child: ChildProcess;
+  private readonly child: Launched;
   private readonly stderrRing: string[] = [];
   private done = false;
+  /** The group was swept after the app exited: nothing of it is left to kill. */
+  private swept = false;
 
   private readonly marker: string;
+  /** The app's start time in /proc: what it started came later (proc.ts, Sweep.since). */
+  readonly start: number | null;
 
-  constructor(python: string, module: string, opts: { env: NodeJS.ProcessEnv; cwd: string; marker: string; onLine: (stream: 'stdout' | 'stderr', line: string) => void }) {
-    this.marker = opts.marker;
+  static async start(python: string, module: string, opts: AppProcessOptions): Promise<AppProcess> {
     const env = { ...opts.env, ...markerEnv(opts.marker) };
-    this.child = spawn(python, ['-u', '-m', module], { cwd: opts.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    return new AppProcess(await launch(python, ['-u', '-m', module], { cwd: opts.cwd, env }), python, opts);
+  }
+
+  private constructor(child: Launched, python: string, opts: AppProcessOptions) {
+    this.marker = opts.marker;
+    this.child = child;
+    this.start = this.child.pid ? procInfo(this.child.pid)?.start ?? null : null;
     this.pipe('stdout', opts.onLine);
     this.pipe('stderr', opts.onLine);
-    this.exited = new Promise((resolve) => {
-      this.child.on('error', (err) => {
-        this.stderrRing.push(`could not start ${python}: ${err.message}`);
+    // On exit, kill the group (children must not outlive the app and may
+    // hold our pipes open), then let the pipes drain so the stderr tail is
+    // complete before the exit is reported.
+    this.exited = child.exit.then(async ({ code, signal, error }) => {
+      if (error) {
+        this.stderrRing.push(`could not start ${python}: ${error.message}`);
         this.done = true;
-        resolve({ rc: 127 });
-      });
-      // On exit, kill the group (children must not outlive the app and may
-      // hold our pipes open), then let the pipes drain so the stderr tail is
-      // complete before the exit is reported.
-      this.child.on('exit', (code, signal) => {
-        const rc = code ?? -(SIGNALS[signal ?? ''] ?? 1);
-        this.killGroup();
-        const finish = (): void => { this.done = true; resolve({ rc }); };
-        const t = setTimeout(finish, 500);
-        this.child.once('close', () => { clearTimeout(t); finish(); });
-      });
+        return { rc: 127 };
+      }
+      const rc = code ?? -(SIGNALS[signal ?? ''] ?? 1);
+      const pid = child.pid;
+      if (pid && !this.swept) await sweepSoon(this.sweep(pid));
+      this.swept = true;
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([child.closed, new Promise((r) => { t = setTimeout(r, 500); })]);
+      clearTimeout(t);
+      this.done = true;
+      return { rc };
     });
   }
 
@@ -63,11 +82,20 @@ export class AppProcess {
     if (this.child.pid && !this.done) this.child.kill('SIGINT');
   }
 
-  /** SIGKILL to the whole group, the app's process tree and every process with its marker. */
+  /**
+   * SIGKILL to the whole group, the app's process tree and every process with
+   * its marker. Once the sweep made at the app's exit found none left, none
+   * can appear (only a live one could start it), so a later call does nothing:
+   * a sweep reads every process of the machine, and a stop used to make two.
+   */
   killGroup(): void {
     const pid = this.child.pid;
-    if (!pid) return;
-    killAll({ pgid: pid, root: pid, marker: this.marker });
+    if (!pid || this.swept) return;
+    killAll(this.sweep(pid));
+  }
+
+  private sweep(pid: number): Sweep {
+    return { pgid: pid, root: pid, marker: this.marker, ...(this.start === null ? {} : { since: this.start }) };
   }
 
   private pipe(stream: 'stdout' | 'stderr', onLine: (s: 'stdout' | 'stderr', l: string) => void): void {
