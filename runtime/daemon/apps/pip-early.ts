@@ -1,7 +1,8 @@
 import { runCommand, type RunOptions } from './run.js';
 
 // `python -m pip install …` spends most of its CPU importing pip (about
-// 0.6–1.0 s; the install of a small wheel itself is a few milliseconds). When
+// 0.6–1.0 s; the install of a small wheel itself is a few milliseconds,
+// after the resolver and the wheel installer are imported, ~0.1 s). When
 // pip is to install a wheel that is still being built (build-wheel.ts), its
 // process is started at once: it imports pip's command line and its install
 // command on the other core while the backend builds, then reads its
@@ -15,6 +16,14 @@ const PIP_MAIN = [
   'sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]',
   'from pip._internal.cli.main import main',
   'import pip._internal.commands.install',
+  // What an install imports only once it runs (pip 23-24; another pip may
+  // lack some, and then imports what it needs itself): while the wheel builds.
+  'import importlib',
+  'for m in ("pip._internal.resolution.resolvelib.resolver", "pip._internal.cache", "importlib.metadata", "pip._internal.operations.install.wheel"):',
+  '    try:',
+  '        importlib.import_module(m)',
+  '    except ImportError:',
+  '        pass',
   'line = sys.stdin.readline()',
   'sys.exit(main(json.loads(line)) if line.strip() else 0)',
 ].join('\n');
