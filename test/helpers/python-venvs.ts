@@ -61,14 +61,21 @@ async function withLock(fn: () => Promise<void>): Promise<void> {
 
 /** Build (or find) the shared venvs; each step is a no-op when its venv exists. */
 export async function prepareVenvs(log: (line: string) => void = () => {}): Promise<void> {
+  // The two are independent: built at once, one on each core (about 15 s
+  // one after the other on a fresh machine, while every test file waits).
   await withLock(async () => {
-    const apps = mkdtempSync(join(tmpdir(), 'robotctl-prepare-venvs-'));
-    try {
-      await ensureVenv(apps, 'python3', log);
-    } finally {
-      rmSync(apps, { recursive: true, force: true });
-    }
-    const check = await temporaryVenv({ ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' }, { online: false, standIn: STAND_IN });
-    check.dispose();
+    const appsVenv = async (): Promise<void> => {
+      const apps = mkdtempSync(join(tmpdir(), 'robotctl-prepare-venvs-'));
+      try {
+        await ensureVenv(apps, 'python3', log);
+      } finally {
+        rmSync(apps, { recursive: true, force: true });
+      }
+    };
+    const checkVenv = async (): Promise<void> => {
+      const check = await temporaryVenv({ ...process.env, ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' }, { online: false, standIn: STAND_IN });
+      check.dispose();
+    };
+    await Promise.all([appsVenv(), checkVenv()]);
   });
 }
