@@ -16,10 +16,19 @@ const CACHE = join(dist, 'robotctl.cjs.cache');
 const TSC_OUTPUT = join(dist, '.tsbuildinfo');
 const SERVERS = join(dist, 'robotctl-servers.cjs');
 const SERVERS_CACHE = join(dist, 'robotctl-servers.cjs.cache');
+// The simulated robots' control thread starts from this file
+// (runtime/daemon/sim/worker-entry.ts), when it is fresh.
+const CONTROL = join(dist, 'robotctl-control.cjs');
 
 function mtime(file) {
   const s = statSync(file, { throwIfNoEntry: false });
   return s === undefined ? undefined : s.mtimeMs;
+}
+
+/** A bundle of our own code is used only when it exists and tsc has not written newer output since. */
+function isFresh(file) {
+  const bundleTime = mtime(file);
+  return bundleTime !== undefined && bundleTime >= (mtime(TSC_OUTPUT) ?? 0);
 }
 
 /** The code cache, if it was written after the bundle (a rebuilt bundle makes it stale). */
@@ -43,9 +52,8 @@ function runScript(file, bundleTime, cacheFile, useCache) {
  * build makes the cache), or undefined when it is missing or stale.
  */
 function loadBundle({ useCache = true } = {}) {
-  const bundleTime = mtime(BUNDLE);
-  if (bundleTime === undefined || bundleTime < (mtime(TSC_OUTPUT) ?? 0)) return undefined;
-  return runScript(BUNDLE, bundleTime, CACHE, useCache);
+  if (!isFresh(BUNDLE)) return undefined;
+  return runScript(BUNDLE, mtime(BUNDLE), CACHE, useCache);
 }
 
 // The server libraries are a bundle of their own with its own code cache,
@@ -69,4 +77,4 @@ function serverLib(name) {
   return bundled ? bundled[name] : require(name);
 }
 
-module.exports = { loadBundle, loadServers, serverLib, SERVER_LIBS, BUNDLE, CACHE, SERVERS, SERVERS_CACHE };
+module.exports = { loadBundle, loadServers, serverLib, isFresh, SERVER_LIBS, BUNDLE, CACHE, SERVERS, SERVERS_CACHE, CONTROL };

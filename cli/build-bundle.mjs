@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS } = require('../bin/bundle-loader.js');
+const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS, CONTROL } = require('../bin/bundle-loader.js');
 /**
  * Bundled into the file: pure JavaScript that start-up paths load. commander
  * at every start; yaml whenever robot.yaml has something to report with its
@@ -28,7 +28,6 @@ const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS } = require('../bin/b
 const INLINE = new Set(['commander', 'yaml']);
 
 /** The robots' control thread's entry, found by runtime/daemon/sim/worker-entry.ts. */
-const CONTROL = join(root, 'dist', 'robotctl-control.cjs');
 
 for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS, CONTROL]) rmSync(f, { force: true });
 let esbuild;
