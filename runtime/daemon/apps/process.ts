@@ -4,9 +4,10 @@ import { sweepSoon } from './sweeper.js';
 import { splitLines } from './line-splitter.js';
 
 // One app process: `<python> -u -m <pkg>.main`, started by the launcher
-// (launcher.ts) in its own process group (detached) and carrying its own marker in its environment, so that stopping
-// it kills everything it started, even a child in a new session (proc.ts). Keeps the
-// last stderr lines for the crash message and reports every output line.
+// (launcher.ts) in its own process group (detached) and carrying its own
+// marker in its environment, so that stopping it kills everything it
+// started, even a child in a new session (proc.ts). Keeps the last stderr
+// lines for the crash message and reports every output line.
 
 export interface ExitInfo {
   /** Python-style return code: the exit status, or -signal when killed. */
