@@ -26,11 +26,15 @@ export function has(d: Data, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(d, key) && d[key] !== undefined;
 }
 
-/** Exactly one of two keys; points at whichever of the two comes second. */
-export function exactlyOne(d: Data, path: Segment[], a: string, b: string, keyOrder: string[]): Finding | undefined {
+/**
+ * Exactly one of two keys; points at whichever of the two comes second in
+ * the mapping. The key list is read only then: this runs for every webhook.
+ */
+export function exactlyOne(d: Data, path: Segment[], a: string, b: string): Finding | undefined {
   const hasA = has(d, a);
   const hasB = has(d, b);
   if (hasA && hasB) {
+    const keyOrder = Object.keys(d);
     const second = keyOrder.indexOf(a) > keyOrder.indexOf(b) ? a : b;
     return { path, pointAt: [...path, second], at: 'key', message: `set ${a} or ${b}, not both` };
   }
