@@ -29,7 +29,7 @@ export interface ApplyDeps {
   state: StateFile;
   /** Robots at once (default: rollout.parallelism). */
   parallelism?: number;
-  /** How long a started app must stay up to count as started (default 1.5 s). */
+  /** How long a started app must stay up to count as started (default: rollout.min_ready). */
   startSettleMs?: number;
   /** Why unreachable robots could not be observed (for the report). */
   reasons?: Reasons;
@@ -52,7 +52,7 @@ export async function apply(
 ): Promise<ApplyResult> {
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
   const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state);
-  const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? 1500 };
+  const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? config.rollout.minReadyMs };
   const report = await executePlan(plan, {
     robots: Object.keys(config.robots),
     rollout: config.rollout,

@@ -3,9 +3,13 @@ import type { AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotS
 import type { WatchedItem, WatchedType, WebhookDomain } from '../lib/wire/hub.js';
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
+import { durationMs } from '../lib/duration.js';
 
 // Turn a document that passed the schema and the rules into the resolved
 // Config: defaults applied, short forms expanded, overrides merged.
+
+/** rollout.min_ready's default: an app that crashes at once fails its start. */
+const DEFAULT_MIN_READY_MS = 1500;
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
 export const DEFAULT_RECEIVER_PORT = 7860;
@@ -89,6 +93,7 @@ function rolloutSpec(r: Data): RolloutSpec {
     parallelism: typeof r.parallelism === 'number' ? r.parallelism : 10,
     canary: typeof r.canary === 'number' ? r.canary : 0,
     maxFailures: maxFailures(r.max_failures),
+    minReadyMs: typeof r.min_ready === 'number' || typeof r.min_ready === 'string' ? durationMs(r.min_ready) ?? DEFAULT_MIN_READY_MS : DEFAULT_MIN_READY_MS,
   };
 }
 

@@ -4,6 +4,7 @@
 // The generated module carries the schema text it was made from; the loader
 // compiles at run time instead when the schema has changed since the build.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
@@ -11,10 +12,13 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS, addEditorKeywords } from '../dist/schema/ajv-options.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'schema', 'robot-validator.cjs');
+const { outputsFresh } = createRequire(import.meta.url)('../bin/bundle-loader.js');
+const inputs = ['schema/robot.schema.json', 'schema/compile-validator.mjs', 'dist/schema/ajv-options.js', 'package-lock.json'];
+if (outputsFresh([out], inputs.map((f) => join(root, f)))) process.exit(0);
 const schemaText = readFileSync(join(root, 'schema', 'robot.schema.json'), 'utf8');
 const ajv = addEditorKeywords(new Ajv({ ...AJV_OPTIONS, code: { source: true } }));
 const validate = ajv.compile(JSON.parse(schemaText));
 const code = `${standaloneCode.default(ajv, validate)}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
-const out = join(root, 'dist', 'schema', 'robot-validator.cjs');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, code);

@@ -24,6 +24,7 @@ export function redactedConfig(config: Config): unknown {
       parallelism: config.rollout.parallelism,
       canary: config.rollout.canary,
       max_failures: maxFailuresView(config.rollout.maxFailures),
+      min_ready_ms: config.rollout.minReadyMs,
     },
     receiver: config.receiver && {
       port: config.receiver.port,

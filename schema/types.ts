@@ -46,6 +46,8 @@ export interface RolloutSpec {
   /** The first N robots (in file order) form the canary wave. */
   canary: number;
   maxFailures: MaxFailures;
+  /** How long a started app must keep running for its start to count (rollout.min_ready). */
+  minReadyMs: number;
 }
 
 export type ReceiverAction = 'reconcile' | 'redeploy' | 'log';

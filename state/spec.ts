@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { readTopLevel } from './top-level.js';
 import { substitute } from '../schema/env.js';
 import { UserError, UsageError } from '../lib/errors.js';
+import { durationMs } from '../lib/duration.js';
 import { DEFAULT_LEASE_MS } from './hub-store.js';
 
 // Which backend holds the state: `--state`, else ROBOTCTL_STATE, else the
@@ -94,11 +95,10 @@ function specOfBlock(b: Record<string, unknown>, configFile: string): BackendSpe
 
 function leaseOf(v: unknown, bad: (k: string, why: string) => UserError): number {
   if (v === undefined) return DEFAULT_LEASE_MS;
-  const m = typeof v === 'number' ? [String(v), String(v), 's'] : /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(v));
-  if (!m) throw bad('lease', 'must be a duration such as 10s or 1m');
-  const ms = Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000);
+  const ms = typeof v === 'number' || typeof v === 'string' ? durationMs(v) : undefined;
+  if (ms === undefined) throw bad('lease', 'must be a duration such as 10s or 1m');
   if (ms < 1000) throw bad('lease', 'must be at least 1s');
-  return Math.round(ms);
+  return ms;
 }
 
 export function describeSpec(spec: BackendSpec): string {

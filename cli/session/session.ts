@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { ExitError, UsageError, UserError } from '../../lib/errors.js';
+import { durationMs } from '../../lib/duration.js';
 import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
@@ -78,12 +79,9 @@ export async function openSession(outer: Io, o: SessionOptions, command: string)
 
 /** `30s`, `2m`, `500ms`, `1h` or a bare number of seconds. */
 export function parseDuration(text: string, flag: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!m) throw new UsageError(`${flag}: expected a duration such as 30s, 2m or 500ms, got '${text}'`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  return Math.round(n * factor);
+  const ms = durationMs(text);
+  if (ms === undefined) throw new UsageError(`${flag}: expected a duration such as 30s, 2m or 500ms, got '${text}'`);
+  return ms;
 }
 
 /** Every robot name the file declares, and the unreachable ones' errors. */

@@ -122,7 +122,10 @@ t.test('the hub unreachable: the robots converge, the summary says the apply is 
 });
 
 t.test('a failed canary stops the rollout: the others are skipped', async (t) => {
-  writeYaml(dir, 'canary.yaml', yaml({ active: null, r1: 'apps: [quiet_app, crash_app], active: crash_app', rollout: '{ parallelism: 3, canary: 1, max_failures: 0 }' }));
+  // crash_app crashes 0.3 s into its run(); the daemon calls it running once
+  // its process exists, and on a loaded machine Python's imports alone can
+  // outlast the default 1.5 s window, so the start would count as done.
+  writeYaml(dir, 'canary.yaml', yaml({ active: null, r1: 'apps: [quiet_app, crash_app], active: crash_app', rollout: '{ parallelism: 3, canary: 1, max_failures: 0, min_ready: 20s }' }));
   const before = writes();
   const r = await cli(['apply', '-f', 'canary.yaml', '--yes']);
   t.equal(r.code, 1);
