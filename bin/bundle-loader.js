@@ -31,6 +31,16 @@ function isFresh(file) {
   return bundleTime !== undefined && bundleTime >= (mtime(TSC_OUTPUT) ?? 0);
 }
 
+/**
+ * The build's rule for skipping a step (npm test builds again after npm ci
+ * built): every output exists and none is older than any input. A missing
+ * input counts as new, so the step runs.
+ */
+function outputsFresh(outputs, inputs) {
+  const oldest = Math.min(...outputs.map((f) => mtime(f) ?? -Infinity));
+  return inputs.every((f) => (mtime(f) ?? Infinity) <= oldest);
+}
+
 /** The code cache, if it was written after the bundle (a rebuilt bundle makes it stale). */
 function codeCache(bundleTime, cacheFile) {
   const cacheTime = mtime(cacheFile);
@@ -77,4 +87,4 @@ function serverLib(name) {
   return bundled ? bundled[name] : require(name);
 }
 
-module.exports = { loadBundle, loadServers, serverLib, isFresh, SERVER_LIBS, BUNDLE, CACHE, SERVERS, SERVERS_CACHE, CONTROL };
+module.exports = { loadBundle, loadServers, serverLib, isFresh, outputsFresh, TSC_OUTPUT, SERVER_LIBS, BUNDLE, CACHE, SERVERS, SERVERS_CACHE, CONTROL };

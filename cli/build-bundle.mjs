@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS, CONTROL } = require('../bin/bundle-loader.js');
+const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS, CONTROL, TSC_OUTPUT, outputsFresh } = require('../bin/bundle-loader.js');
 /**
  * Bundled into the file: pure JavaScript that start-up paths load. commander
  * at every start; yaml whenever robot.yaml has something to report with its
@@ -28,6 +28,12 @@ const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS, CONTROL } = require(
 const INLINE = new Set(['commander', 'yaml']);
 
 /** The robots' control thread's entry, found by runtime/daemon/sim/worker-entry.ts. */
+
+// Nothing to do when tsc wrote nothing since the last bundle and neither this
+// script, the loader nor the locked dependencies changed (npm test builds
+// again right after npm ci built: 1.3 s saved).
+const inputs = [TSC_OUTPUT, fileURLToPath(import.meta.url), join(root, 'bin', 'bundle-loader.js'), join(root, 'package-lock.json')];
+if (outputsFresh([BUNDLE, CACHE, SERVERS, SERVERS_CACHE, CONTROL], inputs)) process.exit(0);
 
 for (const f of [CACHE, BUNDLE, SERVERS_CACHE, SERVERS, CONTROL]) rmSync(f, { force: true });
 let esbuild;
