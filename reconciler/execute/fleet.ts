@@ -16,7 +16,8 @@ import { mapBounded } from '../../lib/map-bounded.js';
 export interface FleetOptions {
   /** Robot names in file order. */
   robots: string[];
-  rollout: RolloutSpec;
+  /** How the waves go (a start's window, min_ready, is the effects' business). */
+  rollout: Pick<RolloutSpec, 'canary' | 'maxFailures'>;
   parallelism: number;
   effects: UnitEffects;
   stop: AbortSignal;
