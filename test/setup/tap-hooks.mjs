@@ -1,5 +1,7 @@
 // Module hooks that trim what tap itself costs each test process (registered
 // by processinfo-off.mjs, first of all, when coverage is off):
+// - `tap` resolves to the one-module bundle the `before` script built
+//   (tap-bundle.mjs), when it is there.
 // - tap's process-tracking --import (@tapjs/processinfo) resolves to an empty
 //   module: see processinfo-off.mjs.
 // - ES modules under node_modules lose their `//# sourceMappingURL=` line.
@@ -7,10 +9,16 @@
 //   parsed the map of each of tap's ~150 modules as it loaded them (about
 //   80 ms of CPU per process). The tests' own TypeScript keeps its maps, so a
 //   failure still points at the .ts line.
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { TAP_BUNDLE } from './tap-bundle.mjs';
+
 const TRACKER = '/@tapjs/processinfo/dist/esm/import.mjs';
+const bundle = existsSync(TAP_BUNDLE) ? pathToFileURL(TAP_BUNDLE).href : null;
 const MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*\s*$/;
 
 export async function resolve(specifier, context, next) {
+  if (specifier === 'tap' && bundle) return { url: bundle, shortCircuit: true };
   if (specifier.endsWith(TRACKER)) return { url: 'data:text/javascript,', shortCircuit: true };
   return next(specifier, context);
 }
