@@ -1,4 +1,5 @@
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
@@ -27,6 +28,10 @@ t.test('offline, a reachy-mini dependency is met by the stand-in, said in the jo
   t.ok(job.logs.includes('Installing offline (--offline): pip runs with --no-index'), job.logs.join('\n'));
   t.ok(job.logs.some((l) => /^reachy-mini cannot be installed offline: installing robotctl's stand-in from \S+sdk\/python \(import name reachy_mini, same \/ws\/sdk protocol\)$/.test(l)),
     'the job log says the stand-in replaces reachy-mini');
+  // Copied from the machine's shared tree, it is installed as pip installs it: pip sees it.
+  const venvPython = join(scratch.dir, 'apps', 'venv', 'bin', 'python');
+  const show = spawnSync(venvPython, ['-m', 'pip', 'show', 'reachy-mini'], { encoding: 'utf8', env: { ...process.env, PIP_NO_INDEX: '1' } });
+  t.match(show.stdout, /^Version: 1\.10\.0\+robotctl\.standin$/m, show.stderr);
 
   const pose = async (): Promise<string> => JSON.stringify((await (await fetch(`${daemon.url}/api/state/full`)).json() as { head_pose: unknown }).head_pose);
   const rest = await pose();

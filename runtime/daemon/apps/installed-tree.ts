@@ -75,8 +75,12 @@ async function sharedTree(install: TreeInstall, tree: string): Promise<string | 
   }
 }
 
-/** Fills install.target with what `pip install --target` of the source puts there. */
-export async function installSource(install: TreeInstall): Promise<void> {
+/**
+ * The machine's shared tree of what `pip install --target` puts in a folder
+ * for this source, made now if missing; null when it cannot be shared (the
+ * source has scripts). install.target is not touched.
+ */
+export async function sharedInstall(install: TreeInstall): Promise<string | null> {
   const tree = join(tmpdir(), `${PREFIX}${await sourceKey(install)}`);
   let p = pending.get(tree);
   const first = !p && !existsSync(tree);
@@ -85,7 +89,13 @@ export async function installSource(install: TreeInstall): Promise<void> {
     pending.set(tree, p);
   }
   const shared = await p;
+  if (shared && !first) install.run.onLine?.(`Using the files pip installed earlier from the same source: ${shared}`);
+  return shared;
+}
+
+/** Fills install.target with what `pip install --target` of the source puts there. */
+export async function installSource(install: TreeInstall): Promise<void> {
+  const shared = await sharedInstall(install);
   if (!shared) return pipInstall(install, install.target);
-  if (!first) install.run.onLine?.(`Using the files pip installed earlier from the same source: ${shared}`);
   await cp(shared, install.target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
 }

@@ -7,8 +7,9 @@ import { pruneStale, treeHash } from './files.js';
 import { runCommand, type RunOptions } from './run.js';
 
 // Building a wheel (setuptools) is most of an install's CPU, and the same
-// source is installed again and again: the SDK stand-in into every robot's
-// venv (apps: installed-tree.ts, which shares the installed files). A source is built once
+// source is installed again and again (apps and the SDK stand-in mostly go
+// through installed-tree.ts, which shares the installed files; this cache
+// serves the installs that cannot share them). A source is built once
 // into a wheel kept in os.tmpdir(), keyed by its content, the interpreter and
 // the build flags (like the venv template in venv.ts); each install is then
 // `pip install <wheel>`, which runs no build backend. What lands in the venv
