@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from './undici.js';
+import type { Dispatcher } from './undici.js';
+import { exchange, ExchangeTimeout, type Answer } from './exchange.js';
 import { DaemonError, codeFor } from './errors.js';
 import { networkFailure, statusFailure } from '../../lib/retry.js';
 
@@ -38,32 +39,27 @@ function networkError(err: unknown, url: string, timedOut: boolean): DaemonError
 }
 
 export async function daemonRequest<T>(agent: Dispatcher, baseUrl: string, path: string, opts: HttpOptions): Promise<T> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res;
+  const url = new URL(`${baseUrl}${path}`);
+  const headers: Record<string, string> = {};
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.userAgent) headers['user-agent'] = opts.userAgent;
+  let res: Answer;
   try {
-    res = await request(`${baseUrl}${path}`, {
-      dispatcher: agent,
+    res = await exchange(agent, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: opts.method ?? 'GET',
-      headers: {
-        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(opts.userAgent ? { 'user-agent': opts.userAgent } : {}),
-      },
+      headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
     });
   } catch (err) {
     // The caller's own abort is not a daemon failure: let it through as-is.
     if (opts.signal?.aborted) throw err;
-    throw networkError(err, baseUrl, timeout.aborted);
+    throw networkError(err, baseUrl, err instanceof ExchangeTimeout);
   }
-  let text: string;
-  try {
-    text = await res.body.text();
-  } catch (err) {
-    if (opts.signal?.aborted) throw err;
-    throw networkError(err, baseUrl, timeout.aborted);
-  }
+  const text = res.text;
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

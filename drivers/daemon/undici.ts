@@ -8,30 +8,14 @@ import type * as Undici from 'undici';
 
 const load = createRequire(import.meta.url);
 
+// No request()/stream() API on the dispatchers: the driver dispatches with a
+// handler of its own (exchange.ts).
 export const Dispatcher = load('undici/lib/dispatcher/dispatcher.js') as typeof Undici.Dispatcher;
-// What undici's index does: request() and the other calls on every dispatcher.
-Object.assign(Dispatcher.prototype, load('undici/lib/api/index.js') as object);
 
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 export const Pool = load('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
 export const Client = load('undici/lib/dispatcher/client.js') as typeof Undici.Client;
 
-export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
-  dispatcher: Undici.Dispatcher;
-  method?: Undici.Dispatcher.HttpMethod;
-};
-
-/** undici's request(url, opts) for an explicit dispatcher (the drivers never use the global one). */
-export function request(url: string, opts: RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
-  const u = new URL(url);
-  const { dispatcher, ...rest } = opts;
-  return dispatcher.request({
-    ...rest,
-    origin: u.origin,
-    path: u.search ? `${u.pathname}${u.search}` : u.pathname,
-    method: opts.method ?? (opts.body ? 'PUT' : 'GET'),
-  });
-}
 // The same names as types, as undici's own declarations give them.
 export type Pool = Undici.Pool;
 export type Client = Undici.Client;
@@ -43,4 +27,5 @@ export declare namespace Dispatcher {
   export type DispatchOptions = Undici.Dispatcher.DispatchOptions;
   export type DispatchHandler = Undici.Dispatcher.DispatchHandler;
   export type HttpMethod = Undici.Dispatcher.HttpMethod;
+  export type DispatchController = Undici.Dispatcher.DispatchController;
 }
