@@ -5,6 +5,7 @@ import { DaemonError } from './errors.js';
 import { daemonRequest, type HttpOptions } from './http.js';
 import { policyOf, realClock, retrying, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 import { startResolved } from './start-app.js';
+import { watchJobEnd, type JobEndHint } from './job-end.js';
 
 // The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6),
 // so it manages a real robot and the bundled simulated one alike. Every call
@@ -44,7 +45,7 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
     policy, clock, signal: o.signal, idempotent: o.idempotent ?? (o.method ?? 'GET') === 'GET',
     judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }),
   }, () => daemonRequest(dispatcher, baseUrl, path, { timeoutMs, ...ua, ...o }));
-  const jobs = jobCalls(call, jobTimeoutMs);
+  const jobs = jobCalls(call, jobTimeoutMs, (jobId) => watchJobEnd(baseUrl, jobId));
   const currentAppStatus = (signal?: AbortSignal) => call<AppStatus | null>('/api/apps/current-app-status', { signal });
   const listInstalled = (signal?: AbortSignal) => call<AppInfo[]>('/api/apps/list-available/installed', { signal });
 
@@ -94,16 +95,38 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   };
 }
 
-// A job's status is polled with a backoff capped at JOB_POLL_MAX_MS: an
-// install of a few seconds (a redeploy) is then seen done within a quarter
-// second, at four cheap GETs a second. The log WebSocket is not used: the
-// real daemon's never answers when the job ended before it connected.
+// A job's status is polled with a backoff capped at JOB_POLL_MAX_MS, at most
+// four cheap GETs a second. The job's log WebSocket (job-end.ts) only hints
+// that it ended, so that the next poll comes at once: the real daemon's
+// never answers when the job ended before it connected.
 const JOB_POLL_MAX_MS = 250;
 
-function jobCalls(call: Call, jobTimeoutMs: number) {
+/** Sleeps ms, or less if the hint comes first; rejects with the signal's reason on abort. */
+function sleepOrHint(ms: number, hint: Promise<void>, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) { reject(signal.reason as Error); return; }
+    const wake = (): void => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); };
+    const onAbort = (): void => { clearTimeout(timer); reject(signal?.reason as Error); };
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void hint.then(wake);
+  });
+}
+
+function jobCalls(call: Call, jobTimeoutMs: number, watch: (jobId: string) => JobEndHint) {
   async function wait(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo> {
+    const hint = watch(jobId);
+    try {
+      return await poll(jobId, command, o, hint);
+    } finally {
+      hint.close();
+    }
+  }
+  async function poll(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }, hint: JobEndHint): Promise<JobInfo> {
     const deadline = Date.now() + (o.timeoutMs ?? jobTimeoutMs);
     let info: JobInfo = { command, status: 'pending', logs: [] };
+    let hinted = false;
+    hint.ended.then(() => { hinted = true; }, () => {});
     for (let pause = 50; ; pause = Math.min(pause * 2, JOB_POLL_MAX_MS)) {
       try {
         info = await call<JobInfo>(`/api/apps/job-status/${encodeURIComponent(jobId)}`, { signal: o.signal });
@@ -119,7 +142,9 @@ function jobCalls(call: Call, jobTimeoutMs: number) {
       if (Date.now() + pause > deadline) {
         throw new DaemonError('job_timeout', `${command} job did not finish within ${Math.round((o.timeoutMs ?? jobTimeoutMs) / 1000)} s\n${info.logs.join('\n')}`, { logs: info.logs });
       }
-      await realClock.sleep(pause, o.signal);
+      // Until the hint came: wake at the hint or the pause, whichever is first.
+      if (hinted) await realClock.sleep(pause, o.signal);
+      else await sleepOrHint(pause, hint.ended, o.signal);
     }
   }
   return {

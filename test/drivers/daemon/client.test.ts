@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDaemonClient } from '../../../drivers/daemon/client.js';
 import { DaemonError } from '../../../drivers/daemon/errors.js';
+import { watchJobEnd } from '../../../drivers/daemon/job-end.js';
 import { startDaemon, type RunningDaemon } from '../../../runtime/daemon/server.js';
 import { fileScratch } from '../../helpers/file-scratch.js';
 
@@ -74,4 +75,22 @@ t.test('unreachable and silent daemons are typed transient errors', async (t) =>
   ac.abort();
   const err = await p.then(() => null, (e: unknown) => e);
   t.notOk(err instanceof DaemonError, 'the caller abort passes through as-is');
+});
+
+t.test("a job's log WebSocket hints that it ended; a job the daemon does not know closes it at once", async (t) => {
+  // The job is started by hand (POST), so the hint is watched apart from the client's own polls.
+  const started = await fetch(`${d.url}/api/apps/remove/ghost`, { method: 'POST' });
+  const { job_id } = await started.json() as { job_id: string };
+  const hint = watchJobEnd(d.url, job_id);
+  t.teardown(() => hint.close());
+  await hint.ended;
+  const info = await (await fetch(`${d.url}/api/apps/job-status/${job_id}`)).json() as { status: string };
+  t.equal(info.status, 'failed', 'the hint came once the job had ended');
+  const unknown = watchJobEnd(d.url, 'no-such-job');
+  t.teardown(() => unknown.close());
+  await unknown.ended;
+  t.pass('the unknown job ends the hint too (the polls then report the 404)');
+  const nowhere = watchJobEnd('http://127.0.0.1:1', 'x');
+  await nowhere.ended;
+  t.pass('no daemon: the hint ends and the polls report the error');
 });

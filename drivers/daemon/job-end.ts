@@ -1,0 +1,62 @@
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+
+// A hint that a daemon job has ended, from the job's log WebSocket
+// (`/api/apps/ws/apps-manager/{job_id}`, spec robot-daemon.md §4): the
+// socket's JobInfo frame with status done/failed, or the socket closing. The
+// job-status poll stays the one source of truth; the hint only makes the next
+// poll come at once instead of after its backoff (up to 250 ms after the job
+// ended, a quarter of a Space redeploy's margin). The real daemon's socket
+// never answers when the job ended before it connected: then the polls find
+// the end as before. Any failure to connect is ignored for the same reason.
+
+export interface JobEndHint {
+  /** Resolves when the socket says the job ended (or closed); never rejects. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+const load = createRequire(import.meta.url);
+let WebSocketClass: typeof Undici.WebSocket | undefined;
+
+/** undici's WebSocket, loaded on the first job waited on (a drift check never needs it). */
+function webSocketClass(): typeof Undici.WebSocket {
+  WebSocketClass ??= (load('undici/lib/web/websocket/websocket.js') as { WebSocket: typeof Undici.WebSocket }).WebSocket;
+  return WebSocketClass;
+}
+
+function endedIn(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.startsWith('{')) return false;
+  try {
+    const status = (JSON.parse(data) as { status?: unknown }).status;
+    return status === 'done' || status === 'failed';
+  } catch {
+    return false;
+  }
+}
+
+export function watchJobEnd(baseUrl: string, jobId: string): JobEndHint {
+  let wake: () => void = () => {};
+  const ended = new Promise<void>((resolve) => { wake = resolve; });
+  let socket: InstanceType<typeof Undici.WebSocket> | null = null;
+  try {
+    const url = new URL(`${baseUrl}/api/apps/ws/apps-manager/${encodeURIComponent(jobId)}`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    socket = new (webSocketClass())(url);
+    socket.addEventListener('message', (e) => { if (endedIn(e.data)) wake(); });
+    socket.addEventListener('close', () => wake());
+    socket.addEventListener('error', () => {});
+  } catch {
+    // No hint: the polls alone find the end.
+  }
+  return {
+    ended,
+    close: () => {
+      try {
+        socket?.close();
+      } catch {
+        // already closed
+      }
+    },
+  };
+}
