@@ -32,6 +32,11 @@ const BUILD_WHEEL = [
   'for a in filter(None, attrs.split(".")):',
   '    backend = getattr(backend, a)',
   'print("built " + backend.build_wheel(out))',
+  // The wheel is written and closed: end without the interpreter's teardown
+  // of everything the backend imported (as pip-early.ts does).
+  'sys.stdout.flush()',
+  'sys.stderr.flush()',
+  'os._exit(0)',
 ].join('\n');
 
 /** Builds the wheel of `src` into `out` (made if missing) with the venv's `python`; resolves to the wheel's path. */

@@ -25,7 +25,13 @@ const PIP_MAIN = [
   '    except ImportError:',
   '        pass',
   'line = sys.stdin.readline()',
-  'sys.exit(main(json.loads(line)) if line.strip() else 0)',
+  'code = main(json.loads(line)) if line.strip() else 0',
+  // pip is done (its files written and closed, its temp folders removed):
+  // end here, without the interpreter's teardown of every module pip
+  // imported, about 0.27 s of CPU after its last line (measured).
+  'sys.stdout.flush()',
+  'sys.stderr.flush()',
+  'os._exit(code or 0)',
 ].join('\n');
 
 export interface EarlyPip {
