@@ -8,7 +8,7 @@ import type { Dispatcher } from './undici.js';
 // its profile undici's request() API and the body stream were about a tenth
 // of the CLI's CPU, the two signals a few percent more.
 //
-// The promise settles once: with the answer, with `timeoutError()` when
+// The promise settles once: with the answer, with an ExchangeTimeout when
 // `timeoutMs` passes first, or with the caller's abort reason, whichever is
 // first. A request still queued for a connection is then dropped as soon as
 // it is dispatched.

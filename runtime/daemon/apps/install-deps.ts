@@ -44,14 +44,15 @@ async function installStandIn(ctx: PipContext): Promise<void> {
   ctx.log(`reachy-mini cannot be installed offline: installing robotctl's stand-in from ${sdkDir()} (import name reachy_mini, same /ws/sdk protocol)`);
   const stage = await stagingCopy(sdkDir(), 'standin');
   try {
-    const flags = ['--no-index', '--no-build-isolation', '--no-deps'];
+    const offline = ['--no-index', '--no-build-isolation'];
+    const flags = [...offline, '--no-deps'];
     const run = { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) };
     const tree = await sharedInstall({ python: ctx.venv.python, src: stage.dir, flags, target: ctx.venv.sitePackages, run });
     if (tree) {
       await cp(tree, ctx.venv.sitePackages, { recursive: true, verbatimSymlinks: true, force: true });
       return;
     }
-    const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags: flags.slice(0, 2), run });
+    const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags: offline, run });
     await pip(ctx, ['install', ...flags, wheel]);
   } finally {
     await stage.cleanup();
