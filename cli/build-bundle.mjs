@@ -27,8 +27,6 @@ const { BUNDLE, CACHE, SERVERS, SERVERS_CACHE, SERVER_LIBS, CONTROL, TSC_OUTPUT,
  */
 const INLINE = new Set(['commander', 'yaml']);
 
-/** The robots' control thread's entry, found by runtime/daemon/sim/worker-entry.ts. */
-
 // Nothing to do when tsc wrote nothing since the last bundle and neither this
 // script, the loader nor the locked dependencies changed (npm test builds
 // again right after npm ci built: 1.3 s saved).

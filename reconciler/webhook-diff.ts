@@ -5,7 +5,7 @@ import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
 import { sameSecret, webhookSpecHash } from './hash.js';
 import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
-import { desiredView, normalForm, normaliseDomains, observedSpec, watchedKeys, type NormalForm } from './webhook-normal-form.js';
+import { desiredView, normalForm, observedSpec, type NormalForm } from './webhook-normal-form.js';
 
 // Compare one owned webhook with its spec. Secrets are compared in clear here
 // (the hub returns them) and enter the diff only as markers, so neither a
@@ -22,11 +22,12 @@ export function diffWebhook(
   const address = `webhooks.${name}`;
   const id = hook.id;
   const secretChanged = !sameSecret(hook.secret, spec.secret);
+  const observed = normalForm(hook);
   const before: Doc = {
     url: hook.url ?? null,
     jobId: observedJobId(hook, spec, rec),
-    watched: watchedKeys(hook.watched),
-    domains: normaliseDomains(hook.domains),
+    watched: observed.watched,
+    domains: observed.domains,
     secret: hook.secret ? SENSITIVE : null,
   };
   const after: Doc = {

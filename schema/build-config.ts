@@ -93,7 +93,7 @@ function rolloutSpec(r: Data): RolloutSpec {
     parallelism: typeof r.parallelism === 'number' ? r.parallelism : 10,
     canary: typeof r.canary === 'number' ? r.canary : 0,
     maxFailures: maxFailures(r.max_failures),
-    minReadyMs: typeof r.min_ready === 'number' || typeof r.min_ready === 'string' ? durationMs(r.min_ready) ?? DEFAULT_MIN_READY_MS : DEFAULT_MIN_READY_MS,
+    minReadyMs: durationMs(r.min_ready) ?? DEFAULT_MIN_READY_MS,
   };
 }
 

@@ -95,7 +95,7 @@ function specOfBlock(b: Record<string, unknown>, configFile: string): BackendSpe
 
 function leaseOf(v: unknown, bad: (k: string, why: string) => UserError): number {
   if (v === undefined) return DEFAULT_LEASE_MS;
-  const ms = typeof v === 'number' || typeof v === 'string' ? durationMs(v) : undefined;
+  const ms = durationMs(v);
   if (ms === undefined) throw bad('lease', 'must be a duration such as 10s or 1m');
   if (ms < 1000) throw bad('lease', 'must be at least 1s');
   return ms;

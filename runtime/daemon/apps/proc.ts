@@ -97,12 +97,10 @@ export interface Sweep {
   since?: number;
 }
 
-/** Live processes that carry the marker, are in the group, or descend from root. */
-export function processesOf(opts: Sweep): number[] {
-  return processesOfEach([opts])[0] ?? [];
-}
-
-/** processesOf for several sets from one reading of the process table. */
+/**
+ * For each set: the live processes that carry its marker, are in its group,
+ * or descend from its root; all from one reading of the process table.
+ */
 function processesOfEach(sets: Sweep[]): number[][] {
   const since = Math.min(...sets.map((s) => s.since ?? 0));
   const infos = allPids().map(procInfo).filter((p): p is ProcInfo => p !== null && !p.zombie && p.pid !== process.pid && p.start >= since);
