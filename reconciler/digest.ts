@@ -24,13 +24,14 @@ export function observationDigest(observed: Observation, desired: Config, salt: 
   return `sha256:${sha256(JSON.stringify(['v1', hub, spaces, robots]))}`;
 }
 
-/** `specHashOf` lets the planner pass the hashes it already computed. */
-export function desiredDigest(desired: Config, salt: string, specHashOf?: (name: string) => string | undefined): string {
-  const webhooks = Object.keys(desired.webhooks).sort().map((name) => {
+/** `specHashes`: the planner's hashes, in `Object.keys(desired.webhooks)` order (computed here when absent). */
+export function desiredDigest(desired: Config, salt: string, specHashes?: readonly string[]): string {
+  const webhooks = Object.keys(desired.webhooks).map((name, i) => {
     const spec = desired.webhooks[name];
     const secret = spec?.secret ? secretFingerprint(spec.secret, salt) : null;
-    return [name, specHashOf?.(name) ?? (spec ? webhookSpecHash(spec) : null), secret];
+    return [name, specHashes?.[i] ?? (spec ? webhookSpecHash(spec) : null), secret] as const;
   });
+  webhooks.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return `sha256:${sha256(canonicalJson({ webhooks, apps: desired.apps, robots: desired.robots }))}`;
 }
 

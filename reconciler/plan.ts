@@ -18,7 +18,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   checkTargets(targets, desired, state);
   const hub = observed.hub.ok
     ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
-    : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: new Map<string, string>() };
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: [] as string[] };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
@@ -53,7 +53,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   // Only a saved or JSON plan shows the digests; a printed plan never pays for
   // them (the secret fingerprints are a deliberately slow scrypt).
   lazyField(p, 'observedDigest', () => observationDigest(observed, desired, salt));
-  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, (name) => hub.specHashes.get(name)));
+  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, hub.specHashes));
   return p;
 }
 

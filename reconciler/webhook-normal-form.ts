@@ -13,6 +13,13 @@ export function watchedKeys(items: WatchedItem[]): string[] {
   const keys: string[] = [];
   for (const w of items) keys.push(`${w.type}:${w.name}`);
   if (keys.length < 2) return keys;
+  // Two items is the usual case: compared in place, without a sort call.
+  if (keys.length === 2) {
+    const [a, b] = keys as [string, string];
+    if (a === b) keys.length = 1;
+    else if (a > b) { keys[0] = b; keys[1] = a; }
+    return keys;
+  }
   keys.sort();
   return withoutRepeats(keys);
 }

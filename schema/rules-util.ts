@@ -42,7 +42,14 @@ export function exactlyOne(d: Data, path: Segment[], a: string, b: string): Find
   return undefined;
 }
 
+// An http(s) URL whose authority holds no `@` has no user name or password.
+// With URL.canParse this settles the usual URL without building a URL object
+// (a third of the cost, and it runs once per webhook); anything else takes
+// the full check below, which words the problem.
+const PLAIN_HTTP_URL = /^https?:\/\/[^@/?#\\]+(?:[/?#]|$)/i;
+
 export function httpUrlProblem(v: string, example: string): string | undefined {
+  if (PLAIN_HTTP_URL.test(v) && URL.canParse(v)) return undefined;
   let u: URL;
   try {
     // `desk.local:8000` parses as scheme `desk.local:`; without `://` it is not a URL a user meant.

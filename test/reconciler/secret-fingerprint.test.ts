@@ -23,6 +23,17 @@ t.test('the spec hash kept in the state does not depend on the secret value, onl
   t.end();
 });
 
+t.test('the spec hash is sha256 of the v2 JSON array, for any text (state files recorded it)', (t) => {
+  const texts = ['https://x.org/a?b="c"&d=\\e', 'é ü 𝄞', 'tab\tnew\nline\u0001\u2028', '', '</script>'];
+  for (const [i, text] of texts.entries()) {
+    const spec = { ...webhook('a', { secret: null }), url: text, jobId: text === '' ? null : `job-${text}`, enabled: text.length % 2 === 0 };
+    const form = { watched: [`space:${text}`, 'user:x'], domains: ['repo' as const] };
+    const expected = createHash('sha256').update(JSON.stringify(['v2', spec.url, spec.jobId, form.watched, form.domains, false, spec.enabled])).digest('hex');
+    t.equal(webhookSpecHash(spec, form), expected, `text ${i}`);
+  }
+  t.end();
+});
+
 t.test('a fingerprint is keyed by its salt and is not a plain hash of the secret', (t) => {
   const one = secretFingerprint(WEAK, 'salt-1');
   t.equal(secretFingerprint(WEAK, 'salt-1'), one, 'same salt, same fingerprint (a saved plan can be checked)');
