@@ -31,6 +31,7 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
     robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active)])),
     rollout: rolloutSpec(record(root.rollout) ?? {}),
     receiver: receiverSpec(record(root.receiver)),
+    stateBlock: record(root.state) ?? null,
   };
 }
 

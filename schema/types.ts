@@ -84,6 +84,12 @@ export interface Config {
   robots: Record<string, RobotSpec>;
   rollout: RolloutSpec;
   receiver: ReceiverSpec | null;
+  /**
+   * The `state:` block as loaded (variables substituted), null when absent: a
+   * session opens its state backend from it instead of reading the file again.
+   * Absent in a Config built by hand: the backend reads the file.
+   */
+  stateBlock?: Record<string, unknown> | null;
 }
 
 /** A user-facing problem in a file, with its position. Collected, never thrown one by one. */

@@ -25,6 +25,8 @@ export interface SpecSources {
   env: NodeJS.ProcessEnv;
   /** --state as given. */
   flag?: string | null | undefined;
+  /** The `state:` block already read with the whole file (null: none); undefined: read it from the file. */
+  block?: Record<string, unknown> | null | undefined;
 }
 
 export function defaultLocalPath(configFile: string): string {
@@ -35,7 +37,7 @@ export function resolveBackend(src: SpecSources): BackendSpec {
   if (src.flag) return parseSpec(src.flag, src.cwd, '--state');
   const fromEnv = src.env[STATE_ENV]?.trim();
   if (fromEnv) return parseSpec(fromEnv, src.cwd, STATE_ENV);
-  const block = readStateBlock(src.configFile, src.env);
+  const block = src.block === undefined ? readStateBlock(src.configFile, src.env) : src.block;
   return block ? specOfBlock(block, src.configFile) : { backend: 'local', path: defaultLocalPath(src.configFile) };
 }
 

@@ -46,7 +46,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io, 'agent');
   const token = tokenFromFlags(io, o);
-  const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint);
+  const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint, config.stateBlock);
   const out = (line: string): void => io.out(`${line}\n`);
   const stop = waitForStop();
   const agent = await launchAgent(io, config, { ...settings, file: o.file, store, token, log: out }).catch(async (err: unknown) => {

@@ -59,7 +59,7 @@ function missingFile(file: string, io: Io, command: string): UserError {
 export async function openSession(outer: Io, o: SessionOptions, command: string): Promise<Session> {
   const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io, command);
-  const store = await openStateOf(io, o, config.hub.endpoint);
+  const store = await openStateOf(io, o, config.hub.endpoint, config.stateBlock);
   let state: StateFile;
   try {
     state = (await store.read()) ?? newState();

@@ -13,8 +13,9 @@ export interface StateFlags {
   token?: string | undefined;
 }
 
-export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null = null): Promise<StateStore> {
-  const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null });
+/** `block`: robot.yaml's `state:` block when the caller loaded the file (Config.stateBlock), so it is not read twice. */
+export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null = null, block?: Record<string, unknown> | null): Promise<StateStore> {
+  const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null, block });
   return openStore(spec, { env: io.env, hubEndpoint, token: o.token });
 }
 

@@ -80,7 +80,7 @@ t.test('defaults for a minimal file', async (t) => {
     { ...c, file: undefined },
     {
       version: 1, file: undefined, hub: { endpoint: 'https://huggingface.co' }, webhooks: {}, apps: {}, active: null, robots: {},
-      rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 1500 }, receiver: null,
+      rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 1500 }, receiver: null, stateBlock: null,
     },
   );
   t.equal(c.file, '/srv/robots/robot.yaml');

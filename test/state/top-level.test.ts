@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { readTopLevel } from '../../state/top-level.js';
-import { readStateBlock } from '../../state/spec.js';
+import { readStateBlock, resolveBackend } from '../../state/spec.js';
+import { loadConfig } from '../../schema/load.js';
 
 // A top-level block of robot.yaml read from its own lines: the same value as
 // the full YAML parser gives, on plain files and on the ones it hands over.
@@ -36,4 +37,18 @@ t.test('a state block is read while the rest of the file is broken; a missing fi
   writeFileSync(file, 'version: 1\nstate:\n  backend: hub\n  repo: "${OWNER}/state"\nwebhooks:\n  a: [unclosed\n');
   t.same(readStateBlock(file, { OWNER: 'alice' }), { backend: 'hub', repo: 'alice/state' });
   t.equal(readTopLevel(join(dir, 'nope.yaml'), 'state'), null);
+});
+
+t.test('a session that loaded the file passes its state block: the backend is the same, the file is not read again', async (t) => {
+  const dir = t.testdir();
+  const file = join(dir, 'robot.yaml');
+  writeFileSync(file, 'version: 1\nstate:\n  backend: hub\n  repo: "${OWNER}/state"\n  lease: 5s\n');
+  const env = { OWNER: 'alice' };
+  const loaded = loadConfig(file, env);
+  if (!loaded.ok) throw new Error('the file loads');
+  t.strictSame(loaded.config.stateBlock, { backend: 'hub', repo: 'alice/state', lease: '5s' });
+  const fromFile = resolveBackend({ configFile: file, cwd: dir, env });
+  t.strictSame(resolveBackend({ configFile: join(dir, 'gone.yaml'), cwd: dir, env, block: loaded.config.stateBlock }), fromFile, 'the same backend, from a path that does not exist');
+  t.strictSame(fromFile, { backend: 'hub', repo: 'alice/state', path: 'state.json', leaseMs: 5000, endpoint: null });
+  t.strictSame(resolveBackend({ configFile: file, cwd: dir, env, block: null }), { backend: 'local', path: join(dir, '.robotctl', 'state.json') }, 'null: no block, the local default');
 });
