@@ -79,7 +79,7 @@ t.test('any other finding beside an unset variable: no fast placement', async (t
 const TEXTS = [
   'hello', 'a b', '1', '-1', '007', '1.5', '1e3', '+.5', '.inf', '0x1F', '0o7', 'true', 'False', 'null', '~', 'yes',
   'x: y', 'a #b', 'a#b', 'http://x:80/p', 'space:demo/app', '${X}', 'pre-${X}', '$${X}', '${X', '${A-B}', "it's", 'say "hi"',
-  '- a', '[a]', '{b}', '&a', '*a', '!t', '@x', '%x', '?x', ':x', '2020-01-01', '1_000', '', ' x', 'é ü', 'a,b', 'a]',
+  '- a', '[a]', '{b}', '&a', '*a', '!t', '@x', '%x', '?x', ':x', '2020-01-01', '1_000', '', ' x', 'é ü', 'a,b', 'a]', '\u00A0x', 'x\u2003', 'a\u3000b',
 ];
 const KEYS = ['version', 'url', 'a', 'hook-1', 'app_2', 'hello app', 'true', 'null', '1', 'x.y', 'a:b', '"q"', "'s'"];
 
