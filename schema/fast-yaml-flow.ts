@@ -1,10 +1,8 @@
-import { BAIL, cursor, onlyComment, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, onlyComment, plainKey, quoted, resolvePlain, type Bail, type Value } from './fast-yaml-scalar.js';
 import type { Segment } from './yaml-doc.js';
 
 // Values on one line for the fast reader: a scalar or a `[ … ]` / `{ … }`
 // flow collection that closes on the same line. BAIL on anything else.
-// `s` is the whole line and `i` an index in it; each reader leaves where it
-// stopped in `cursor.end` and whether the value was plain in `cursor.plain`.
 
 /** A string value holding `$`: where it is, for ${VAR} substitution. */
 export interface Dollar {
@@ -22,44 +20,30 @@ export interface Dollar {
 export interface Context {
   dollars: Dollar[];
   maxDepth: number;
-  /** The number (1-based) of the line being read. */
+  /** The line being read: its number (1-based) and length, to turn an index in its tail into a column. */
   line: number;
+  lineLength: number;
 }
 
 type Container = Value[] | { [key: string]: Value };
 
-const SPACE = 32;
-const HASH = 35;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_SEQ = 91;
-const CLOSE_SEQ = 93;
-const OPEN_MAP = 123;
-const CLOSE_MAP = 125;
-
-/** The value written from `s[at]` to the end of the line (after `key: ` or `- `), or BAIL; sets cursor.plain. */
-export function inlineValue(s: string, at: number, ctx: Context, path: Segment[], key: string | number, depth: number): Value | Bail {
-  const c = s.charCodeAt(at);
-  if (c === 34 || c === 39) {
-    const q = quoted(s, at);
-    if (q === BAIL || !onlyComment(s, cursor.end)) return BAIL;
-    cursor.plain = false;
-    return q;
+/** The value written after `key: ` or `- ` (s is the rest of the line), or BAIL. */
+export function inlineValue(s: string, ctx: Context, path: Segment[], key: string | number, depth: number): [Value, boolean] | Bail {
+  const c = s[0];
+  if (c === '"' || c === "'") {
+    const q = quoted(s, 0);
+    return q === BAIL || !onlyComment(s, q[1]) ? BAIL : [q[0], false];
   }
-  if (c === OPEN_SEQ || c === OPEN_MAP) {
-    const v = flowNode(s, at, ctx, [...path, key], depth);
-    if (v === BAIL || !onlyComment(s, cursor.end)) return BAIL;
-    cursor.plain = false;
-    return v;
+  if (c === '[' || c === '{') {
+    const r = flowNode(s, 0, ctx, [...path, key], depth);
+    return r === BAIL || !onlyComment(s, r[1]) ? BAIL : [r[0], false];
   }
-  const hash = s.indexOf(' #', at);
-  let end = hash < 0 ? s.length : hash;
-  while (end > at && s.charCodeAt(end - 1) === SPACE) end--;
-  const text = s.slice(at, end);
+  const hash = s.indexOf(' #');
+  const text = (hash < 0 ? s : s.slice(0, hash)).trim();
   // `a: b: c` or a key-looking item: a mapping the fast reader does not take.
-  if (text.includes(': ') || text.charCodeAt(text.length - 1) === COLON) return BAIL;
-  cursor.plain = true;
-  return resolvePlain(text);
+  if (text.includes(': ') || text.endsWith(':')) return BAIL;
+  const v = resolvePlain(text);
+  return v === BAIL ? BAIL : [v, true];
 }
 
 /** Records a string value with `$` in it; `at`: where the value starts in its line (0-based). */
@@ -70,32 +54,30 @@ export function noteDollar(ctx: Context, at: number, parent: Container, key: str
 
 // Paths are built only where a collection may hold a `$` value.
 function nested(s: string, i: number): boolean {
-  const c = s.charCodeAt(i);
-  return c === OPEN_SEQ || c === OPEN_MAP;
+  return s[i] === '[' || s[i] === '{';
 }
 
-function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
-  const c = s.charCodeAt(i);
-  if (c === OPEN_SEQ || c === OPEN_MAP) {
+function skip(s: string, i: number): number {
+  while (s[i] === ' ') i++;
+  return i;
+}
+
+function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
+  const c = s[i];
+  if (c === '[' || c === '{') {
     if (depth + 1 > ctx.maxDepth) return BAIL;
-    return c === OPEN_SEQ ? flowSeq(s, i + 1, ctx, path, depth + 1) : flowMap(s, i + 1, ctx, path, depth + 1);
+    return c === '[' ? flowSeq(s, i + 1, ctx, path, depth + 1) : flowMap(s, i + 1, ctx, path, depth + 1);
   }
-  if (c === 34 || c === 39) {
+  if (c === '"' || c === "'") {
     const q = quoted(s, i);
-    cursor.plain = false;
-    return q;
+    return q === BAIL ? BAIL : [q[0], q[1], false];
   }
   const j = plainEnd(s, i);
-  // The line ended inside the collection, or a comment or collection starts mid-value.
-  if (j === s.length) return BAIL;
-  const d = s.charCodeAt(j);
-  if (d === HASH || d === OPEN_SEQ || d === OPEN_MAP) return BAIL;
-  let end = j;
-  while (end > i && s.charCodeAt(end - 1) === SPACE) end--;
-  if (end === i) return BAIL;
-  cursor.end = j;
-  cursor.plain = true;
-  return resolvePlain(s.slice(i, end));
+  if (s[j] === '#' || '[{'.includes(s[j] ?? '')) return BAIL;
+  const text = s.slice(i, j).trim();
+  if (text === '') return BAIL;
+  const v = resolvePlain(text);
+  return v === BAIL ? BAIL : [v, j, true];
 }
 
 /** Where a plain scalar in flow ends: at `,[]{}#` or a `:` followed by a space, `,`, `]`, `}` or the end. */
@@ -103,56 +85,44 @@ function plainEnd(s: string, i: number): number {
   let j = i;
   for (; j < s.length; j++) {
     const c = s.charCodeAt(j);
-    if (c === COMMA || c === OPEN_SEQ || c === CLOSE_SEQ || c === OPEN_MAP || c === CLOSE_MAP || c === HASH) break;
-    if (c === COLON) {
+    if (c === 44 || c === 91 || c === 93 || c === 123 || c === 125 || c === 35) break;
+    if (c === 58) {
       const n = s.charCodeAt(j + 1);
-      if (Number.isNaN(n) || n === SPACE || n === COMMA || n === CLOSE_SEQ || n === CLOSE_MAP) break;
+      if (Number.isNaN(n) || n === 32 || n === 44 || n === 93 || n === 125) break;
     }
   }
   return j;
 }
 
-/** After an item: `,` then the next, or the closing bracket; the index of what follows, or -1. */
-function afterItem(s: string, i: number, close: number): number {
-  i = skipSpaces(s, i);
-  const c = s.charCodeAt(i);
-  if (c === COMMA) return skipSpaces(s, i + 1);
-  return c === close ? i : -1;
-}
-
-function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
+function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const out: Value[] = [];
-  for (i = skipSpaces(s, i); s.charCodeAt(i) !== CLOSE_SEQ; ) {
-    const v = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
-    if (v === BAIL) return BAIL;
-    noteDollar(ctx, i, out, out.length, path, v, cursor.plain);
-    out.push(v);
-    i = afterItem(s, cursor.end, CLOSE_SEQ);
-    if (i < 0) return BAIL;
+  for (i = skip(s, i); s[i] !== ']'; ) {
+    const r = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
+    if (r === BAIL) return BAIL;
+    noteDollar(ctx, ctx.lineLength - s.length + i, out, out.length, path, r[0], r[2]);
+    out.push(r[0]);
+    i = skip(s, r[1]);
+    if (s[i] === ',') i = skip(s, i + 1);
+    else if (s[i] !== ']') return BAIL;
   }
-  cursor.end = i + 1;
-  cursor.plain = false;
-  return out;
+  return [out, i + 1, false];
 }
 
-function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
+function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const out: { [key: string]: Value } = {};
-  for (i = skipSpaces(s, i); s.charCodeAt(i) !== CLOSE_MAP; ) {
+  for (i = skip(s, i); s[i] !== '}'; ) {
     const colon = s.indexOf(':', i);
-    if (colon < 0 || s.charCodeAt(colon + 1) !== SPACE) return BAIL;
-    let keyEnd = colon;
-    while (keyEnd > i && s.charCodeAt(keyEnd - 1) === SPACE) keyEnd--;
-    const key = plainKey(s.slice(i, keyEnd));
+    if (colon < 0 || s[colon + 1] !== ' ') return BAIL;
+    const key = plainKey(s.slice(i, colon).trim());
     if (key === BAIL || Object.prototype.hasOwnProperty.call(out, key)) return BAIL;
-    const at = skipSpaces(s, colon + 1);
-    const v = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
-    if (v === BAIL) return BAIL;
-    out[key] = v;
-    noteDollar(ctx, at, out, key, path, v, cursor.plain);
-    i = afterItem(s, cursor.end, CLOSE_MAP);
-    if (i < 0) return BAIL;
+    const at = skip(s, colon + 1);
+    const r = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
+    if (r === BAIL) return BAIL;
+    out[key] = r[0];
+    noteDollar(ctx, ctx.lineLength - s.length + at, out, key, path, r[0], r[2]);
+    i = skip(s, r[1]);
+    if (s[i] === ',') i = skip(s, i + 1);
+    else if (s[i] !== '}') return BAIL;
   }
-  cursor.end = i + 1;
-  cursor.plain = false;
-  return out;
+  return [out, i + 1, false];
 }

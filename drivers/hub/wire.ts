@@ -12,6 +12,9 @@ function parseWatchedItem(v: unknown): WatchedItem {
   const o = v as { type?: unknown; name?: unknown } | null;
   if (!o || typeof o.type !== 'string' || typeof o.name !== 'string') throw bad('watched item without type/name');
   if (!(WATCHED_TYPES as readonly string[]).includes(o.type)) throw bad(`unknown watched type ${o.type}`);
+  // The hub's own {type, name} is kept when it has nothing else: a list of
+  // 50,000 webhooks is not copied item by item.
+  if (Object.keys(o).length === 2) return o as WatchedItem;
   return { type: o.type as WatchedType, name: o.name };
 }
 
@@ -20,6 +23,12 @@ function parseDomain(v: unknown): WebhookDomain {
   if (v === 'discussions' || v === 'discussion') return 'discussion';
   if (v === 'repo') return 'repo';
   throw bad(`unknown domain ${String(v)}`);
+}
+
+/** The hub's domains, its own array when already in our spelling. */
+function domainsOf(list: unknown[]): WebhookDomain[] {
+  for (const d of list) if (d !== 'repo' && d !== 'discussion') return list.map(parseDomain);
+  return list as WebhookDomain[];
 }
 
 /** A webhook object from the hub; extra keys are dropped. */
@@ -33,7 +42,7 @@ export function parseWebhook(v: unknown): HubWebhook {
     url: typeof o.url === 'string' ? o.url : null,
     job,
     watched: o.watched.map(parseWatchedItem),
-    domains: Array.isArray(o.domains) ? o.domains.map(parseDomain) : [],
+    domains: Array.isArray(o.domains) ? domainsOf(o.domains) : [],
     secret: typeof o.secret === 'string' ? o.secret : null,
     disabled: o.disabled === true,
   };
