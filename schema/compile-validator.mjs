@@ -19,6 +19,17 @@ if (outputsFresh([out], inputs.map((f) => join(root, f)))) process.exit(0);
 const schemaText = readFileSync(join(root, 'schema', 'robot.schema.json'), 'utf8');
 const ajv = addEditorKeywords(new Ajv({ ...AJV_OPTIONS, code: { source: true } }));
 const validate = ajv.compile(JSON.parse(schemaText));
-const code = `${standaloneCode.default(ajv, validate)}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
+const code = `${appendInPlace(standaloneCode.default(ajv, validate))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, code);
+
+// With allErrors, ajv's code gathers a referenced schema's errors with
+// `vErrors = vErrors.concat(child.errors)`: a copy of every error so far for
+// each webhook that has one, so 50,000 webhooks with a mistake each took 22 s
+// in this one line. Appending in place gives the same array, in linear time.
+function appendInPlace(source) {
+  return source.replace(
+    /vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g,
+    (_m, fn) => `if (vErrors === null) vErrors = ${fn}.errors.slice(); else for (const e of ${fn}.errors) vErrors.push(e);`,
+  );
+}

@@ -34,3 +34,14 @@ for (const file of files) {
   t.equal(a, b, `${file}: same verdict`);
   t.equal(aErrors, JSON.stringify(fresh.errors ?? null), `${file}: same errors`);
 }
+
+t.test('errors gathered from referenced schemas: the same list, appended in place (no copy per webhook)', async (t) => {
+  const webhooks: Record<string, unknown> = {};
+  for (let i = 0; i < 200; i++) webhooks[`h${i}`] = i % 3 === 0 ? { url: 'https://x.org', watched: [] } : { url: 1, watched: ['user:a'], colour: 'blue' };
+  const robots = { r: { url: 'http://r.local:8000', apps: 'nope' }, s: { url: 'http://s.local:8000' } };
+  const data = { version: 1, webhooks, robots };
+  t.equal(built?.(data), fresh(data));
+  t.equal(JSON.stringify(built?.errors ?? null), JSON.stringify(fresh.errors ?? null));
+  t.ok((built?.errors?.length ?? 0) > 200, 'many errors, from many calls of the webhook schema');
+  t.notMatch(readFileSync(STANDALONE_FILE, 'utf8'), /vErrors\.concat\(/, 'the build rewrote the concatenations');
+});
