@@ -81,7 +81,7 @@ function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: nu
 }
 
 /** Where a plain scalar in flow ends: at `,[]{}#` or a `:` followed by a space, `,`, `]`, `}` or the end. */
-function plainEnd(s: string, i: number): number {
+export function plainEnd(s: string, i: number): number {
   let j = i;
   for (; j < s.length; j++) {
     const c = s.charCodeAt(j);

@@ -49,13 +49,17 @@ t.test('validate of examples/fleet.yaml with an unset variable loads no yaml lib
   t.same(r.modules.filter((m) => m.includes('/node_modules/undici/')), [], 'no undici');
 });
 
-t.test('validate of a broken file still loads yaml for its positions', async (t) => {
+t.test('a broken file in the fast reader\'s YAML is placed without yaml; other YAML still loads it for its positions', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-startup-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'robot.yaml'), 'version: 1\nwebhooks:\n  a:\n    url: https://x.org/a\n    colour: blue\n');
-  const r = await loadedBy(['validate', '-f', join(dir, 'robot.yaml')], {});
-  t.equal(r.code, 1, 'invalid');
-  t.ok(r.modules.some(yamlLib), 'yaml is loaded to place the error');
+  const plain = await loadedBy(['validate', '-f', join(dir, 'robot.yaml')], {});
+  t.equal(plain.code, 1, 'invalid');
+  t.same(plain.modules.filter(yamlLib), [], 'an unknown key in plain block YAML: no yaml');
+  writeFileSync(join(dir, 'anchors.yaml'), 'version: 1\nbase: &b { url: https://x.org/a, watched: [user:a] }\nwebhooks:\n  a: *b\n');
+  const anchors = await loadedBy(['validate', '-f', join(dir, 'anchors.yaml')], {});
+  t.equal(anchors.code, 1, 'invalid (unknown top-level key)');
+  t.ok(anchors.modules.some(yamlLib), 'anchors: yaml is loaded to read and place it');
 });
 
 t.test('plan against the embedded hub loads undici\'s parts, not its index', async (t) => {

@@ -7,6 +7,7 @@ import { parseDocument } from 'yaml';
 import { fastRead, positionRead } from '../../schema/read-paths.js';
 import { fastParse } from '../../schema/fast-yaml.js';
 import { Locator } from '../../schema/yaml-locate.js';
+import { fastLocate } from '../../schema/fast-locate.js';
 
 // The fast reader (no positions) and the position reader (yaml's Document)
 // must agree: same data, same findings, wherever the fast one answers; and it
@@ -24,10 +25,10 @@ function same(t: Test, text: string, label: string, vars: NodeJS.ProcessEnv): bo
   if ('problems' in slow) return true;
   t.strictSame(fast.data, slow.data, `${label}: same data`);
   t.strictSame(fast.findings, slow.findings, `${label}: same findings`);
-  if (fast.located) {
-    const locator = new Locator(slow.parsed);
-    t.strictSame(fast.located, slow.findings.map((f) => locator.locate(f)), `${label}: same lines and columns`);
-  }
+  const locator = new Locator(slow.parsed);
+  const expected = slow.findings.map((f) => locator.locate(f));
+  if (fast.located) t.strictSame(fast.located, expected, `${label}: same lines and columns`);
+  if (fast.findings.length > 0) t.strictSame(fastLocate(text, fast.findings), expected, `${label}: placed from the text as from yaml's nodes`);
   return true;
 }
 
