@@ -67,6 +67,9 @@ t.test('a save of robot.yaml is applied', async (t) => {
 
 t.test('a commit to a Space reinstalls its app where installed and restarts it where active', async (t) => {
   const [r1, r2] = loop.robots as [Robot, Robot];
+  // The daemon reports an app running before its Python has written its pid:
+  // the pids this test compares against must be known first.
+  await until(async () => loop.pid(r1, 'app_a') !== null && loop.pid(r2, 'app_b') !== null, 30_000, withLog('app_a and app_b wrote their pids'));
   const before = { sha1: await installedSha(r1, 'app_a'), sha2: await installedSha(r2, 'app_a'), pid1: loop.pid(r1, 'app_a'), pidB: loop.pid(r2, 'app_b') };
   const { commitOid } = await loop.hub.commit(USER.name, 'space', 'demo/app_a', appFiles('app_a', 'v2'), 'v2');
   await until(async () => (await installedSha(r1, 'app_a')) === commitOid && (await installedSha(r2, 'app_a')) === commitOid, 30_000, withLog('app_a updated on both'));
@@ -114,6 +117,7 @@ t.test('a change in a path app folder reinstalls it and restarts it where active
   loop.writeConfig({ overrides: { r1: 'dev_app', r2: 'app_b' }, local: { dev_app: folder } });
   await until(async () => (await running(r1)) === 'dev_app', 30_000, withLog('r1 runs dev_app'));
   await a?.agent.idle();
+  await until(async () => loop.pid(r1, 'dev_app') !== null && loop.pid(r2, 'app_b') !== null, 30_000, withLog('dev_app and app_b wrote their pids'));
   const before = { sha1: await installedSha(r1, 'dev_app'), sha2: await installedSha(r2, 'dev_app'), pid: loop.pid(r1, 'dev_app'), pidB: loop.pid(r2, 'app_b') };
   t.match(before.sha1, /^local-/);
   writeFileSync(join(folder, 'dev_app', '__init__.py'), 'VERSION = "v2"\n');
