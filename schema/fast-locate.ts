@@ -1,4 +1,4 @@
-import { BAIL, quoted } from './fast-yaml-scalar.js';
+import { BAIL, keyColon, quoted, skipSpaces } from './fast-yaml-scalar.js';
 import { plainEnd } from './fast-yaml-flow.js';
 import { formatPath, type Finding, type Located, type Segment } from './yaml-doc.js';
 
@@ -122,21 +122,11 @@ function keyAt(s: string, c: number): [string, number] | undefined {
     if (q === BAIL) return undefined;
     [text, end] = q;
   } else {
-    end = c;
-    for (;;) {
-      end = s.indexOf(':', end);
-      if (end < 0) return undefined;
-      if (end + 1 === s.length || s[end + 1] === ' ') break;
-      end += 1;
-    }
+    end = keyColon(s, c);
+    if (end < 0) return undefined;
     text = s.slice(c, end);
   }
   return [text, skipSpaces(s, end + 1)];
-}
-
-function skipSpaces(s: string, i: number): number {
-  while (s.charCodeAt(i) === 32) i++;
-  return i;
 }
 
 /** A flow collection at s[i] (its node already placed): its items' places; the index after it, or -1. */

@@ -1,4 +1,4 @@
-import { BAIL, onlyComment, plainKey, quoted, resolvePlain, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, onlyComment, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
 import type { Segment } from './yaml-doc.js';
 
 // Values on one line for the fast reader: a scalar or a `[ … ]` / `{ … }`
@@ -57,10 +57,6 @@ function nested(s: string, i: number): boolean {
   return s[i] === '[' || s[i] === '{';
 }
 
-function skip(s: string, i: number): number {
-  while (s[i] === ' ') i++;
-  return i;
-}
 
 function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const c = s[i];
@@ -96,13 +92,13 @@ export function plainEnd(s: string, i: number): number {
 
 function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const out: Value[] = [];
-  for (i = skip(s, i); s[i] !== ']'; ) {
+  for (i = skipSpaces(s, i); s[i] !== ']'; ) {
     const r = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
     if (r === BAIL) return BAIL;
     noteDollar(ctx, ctx.lineLength - s.length + i, out, out.length, path, r[0], r[2]);
     out.push(r[0]);
-    i = skip(s, r[1]);
-    if (s[i] === ',') i = skip(s, i + 1);
+    i = skipSpaces(s, r[1]);
+    if (s[i] === ',') i = skipSpaces(s, i + 1);
     else if (s[i] !== ']') return BAIL;
   }
   return [out, i + 1, false];
@@ -110,18 +106,18 @@ function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: num
 
 function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const out: { [key: string]: Value } = {};
-  for (i = skip(s, i); s[i] !== '}'; ) {
+  for (i = skipSpaces(s, i); s[i] !== '}'; ) {
     const colon = s.indexOf(':', i);
     if (colon < 0 || s[colon + 1] !== ' ') return BAIL;
     const key = plainKey(s.slice(i, colon).trim());
     if (key === BAIL || Object.prototype.hasOwnProperty.call(out, key)) return BAIL;
-    const at = skip(s, colon + 1);
+    const at = skipSpaces(s, colon + 1);
     const r = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
     if (r === BAIL) return BAIL;
     out[key] = r[0];
     noteDollar(ctx, ctx.lineLength - s.length + at, out, key, path, r[0], r[2]);
-    i = skip(s, r[1]);
-    if (s[i] === ',') i = skip(s, i + 1);
+    i = skipSpaces(s, r[1]);
+    if (s[i] === ',') i = skipSpaces(s, i + 1);
     else if (s[i] !== '}') return BAIL;
   }
   return [out, i + 1, false];

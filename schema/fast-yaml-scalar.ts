@@ -60,6 +60,20 @@ export function quoted(s: string, i: number): [string, number] | Bail {
   }
 }
 
+/** The index of the first non-space at or after `i`. */
+export function skipSpaces(s: string, i: number): number {
+  while (s[i] === ' ') i++;
+  return i;
+}
+
+/** The colon ending a block key written from `s[from]`: the first `:` followed by a space or the end of the line; -1 if none. */
+export function keyColon(s: string, from = 0): number {
+  for (let i = s.indexOf(':', from); i >= 0; i = s.indexOf(':', i + 1)) {
+    if (i + 1 === s.length || s[i + 1] === ' ') return i;
+  }
+  return -1;
+}
+
 /** After a value: only spaces, then nothing or a comment. */
 export function onlyComment(s: string, i: number): boolean {
   const rest = s.slice(i);

@@ -1,4 +1,4 @@
-import { BAIL, plainKey, quoted, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, keyColon, plainKey, quoted, type Bail, type Value } from './fast-yaml-scalar.js';
 import { inlineValue, noteDollar, type Context, type Dollar } from './fast-yaml-flow.js';
 import { MAX_DEPTH } from './depth.js';
 import type { Segment } from './yaml-doc.js';
@@ -131,7 +131,7 @@ function splitKey(s: string): [string, string] | Bail {
     [key, end] = q;
     if (key === '__proto__') return BAIL;
   } else {
-    end = s.search(/:(?: |$)/);
+    end = keyColon(s);
     if (end < 0) return BAIL;
     key = plainKey(s.slice(0, end));
   }

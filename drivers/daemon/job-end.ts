@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type * as Undici from 'undici';
+import { webSocketClass, type WebSocket } from './undici.js';
 
 // A hint that a daemon job has ended, from the job's log WebSocket
 // (`/api/apps/ws/apps-manager/{job_id}`, spec robot-daemon.md §4): the
@@ -16,15 +15,6 @@ export interface JobEndHint {
   close(): void;
 }
 
-const load = createRequire(import.meta.url);
-let WebSocketClass: typeof Undici.WebSocket | undefined;
-
-/** undici's WebSocket, loaded on the first job waited on (a drift check never needs it). */
-function webSocketClass(): typeof Undici.WebSocket {
-  WebSocketClass ??= (load('undici/lib/web/websocket/websocket.js') as { WebSocket: typeof Undici.WebSocket }).WebSocket;
-  return WebSocketClass;
-}
-
 function endedIn(data: unknown): boolean {
   if (typeof data !== 'string' || !data.startsWith('{')) return false;
   try {
@@ -38,7 +28,7 @@ function endedIn(data: unknown): boolean {
 export function watchJobEnd(baseUrl: string, jobId: string): JobEndHint {
   let wake: () => void = () => {};
   const ended = new Promise<void>((resolve) => { wake = resolve; });
-  let socket: InstanceType<typeof Undici.WebSocket> | null = null;
+  let socket: WebSocket | null = null;
   try {
     const url = new URL(`${baseUrl}/api/apps/ws/apps-manager/${encodeURIComponent(jobId)}`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';

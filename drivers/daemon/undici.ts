@@ -16,6 +16,15 @@ export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Age
 export const Pool = load('undici/lib/dispatcher/pool.js') as typeof Undici.Pool;
 export const Client = load('undici/lib/dispatcher/client.js') as typeof Undici.Client;
 
+export type WebSocket = Undici.WebSocket;
+let WebSocketClass: typeof Undici.WebSocket | undefined;
+
+/** undici's WebSocket, loaded on first use: only a job waited on needs it (job-end.ts), a drift check never. */
+export function webSocketClass(): typeof Undici.WebSocket {
+  WebSocketClass ??= (load('undici/lib/web/websocket/websocket.js') as { WebSocket: typeof Undici.WebSocket }).WebSocket;
+  return WebSocketClass;
+}
+
 // The same names as types, as undici's own declarations give them.
 export type Pool = Undici.Pool;
 export type Client = Undici.Client;
