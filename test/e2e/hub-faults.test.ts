@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { randomFaults, seeded, startFaultProxy, type Decide, type FaultProxy } from '../helpers/fault-proxy.js';
+import { faultsOncePerRequest, startFaultProxy, type Decide, type FaultProxy } from '../helpers/fault-proxy.js';
 import { SECRET, USER, env, writeYaml } from './helpers.js';
 
-// One `robotctl apply` against a hub that fails 20% of requests (500 before
-// the work, 500 after it, reset, lost answer, 429 with Retry-After) converges
-// in that one run with no duplicate webhook; a persistent 503 costs a bounded
+// One `robotctl apply` against a hub that fails 20% of its distinct requests,
+// each at most once (500 before the work, 500 after it, reset, lost answer,
+// 429 with Retry-After), converges in that one run with no duplicate webhook; a persistent 503 costs a bounded
 // number of requests (one retry layer, not two). The fault proxy sits in front
 // of the embedded hub; the CLI only knows the proxy's URL.
 
@@ -49,7 +49,7 @@ for (const seed of SEEDS) {
     const dir = t.testdir();
     const tag = `faults-${seed}`;
     writeYaml(dir, 'robot.yaml', hooksYaml(tag, 30));
-    const proxy = await behind(t, randomFaults(0.2, seeded(seed)));
+    const proxy = await behind(t, faultsOncePerRequest(0.2, seed));
     const r = await cli(['apply', '-f', 'robot.yaml', '--yes'], dir, proxy.url);
     const faults = proxy.seen.filter((s) => s.fault !== null);
     for (const s of proxy.seen) if (s.method === 'POST' && s.url === '/api/settings/webhooks') createFaults.add(s.fault);

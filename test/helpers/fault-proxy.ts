@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
@@ -83,25 +84,29 @@ export async function startFaultProxy(target: string, decide: Decide): Promise<F
   };
 }
 
-/** A small seeded generator (mulberry32): the same faults on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Fail `rate` of requests, spread evenly over 500, reset, lost answer, late 500 and 429. */
-export function randomFaults(rate: number, random: () => number): Decide {
+/**
+ * Fail about `rate` of the distinct requests, spread evenly over 500, reset,
+ * lost answer, late 500 and 429; each distinct request (method, path, body)
+ * at most once. Which requests fail is a hash of the seed and the request,
+ * not of the order requests arrive in: the client sends several at once, so
+ * a schedule drawn in arrival order fell on different requests from run to
+ * run, and now and then on one action five times in a row, past the bounded
+ * retry every action has (lib/retry.ts). Once per request, every
+ * action meets at most one fault per request it makes and converges in one
+ * run; a repeated fault is the persistent-503 test's subject.
+ */
+export function faultsOncePerRequest(rate: number, seed: number): Decide {
   const kinds: Fault[] = [
     { kind: 'status', status: 500 }, { kind: 'reset' }, { kind: 'lost' }, { kind: 'late500' },
     { kind: 'status', status: 429, retryAfter: '1' },
   ];
-  return () => {
-    if (random() >= rate) return null;
-    return kinds[Math.floor(random() * kinds.length)] ?? null;
+  const seen = new Set<string>();
+  return (req, body) => {
+    const request = `${req.method ?? ''} ${req.url ?? ''}\n${body}`;
+    if (seen.has(request)) return null;
+    seen.add(request);
+    const h = createHash('sha256').update(`${seed}\n${request}`).digest();
+    if (h.readUInt32BE(0) / 2 ** 32 >= rate) return null;
+    return kinds[h.readUInt32BE(4) % kinds.length] ?? null;
   };
 }
