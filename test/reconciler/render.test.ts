@@ -1,6 +1,6 @@
 import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
-import { renderPlan, summaryLine } from '../../cli/views/plan-view.js';
+import { renderPlan, summaryLine, writePlan } from '../../cli/views/plan-view.js';
 import { readFileSync } from 'node:fs';
 import { PLAN_SCHEMA_FILE, planToJson, parsePlan } from '../../reconciler/plan-file.js';
 import { fromDocument, toDocument } from '../../reconciler/plan-keys.js';
@@ -128,5 +128,19 @@ t.test('a plan file of another version or shape is refused', (t) => {
   t.throws(() => parsePlan(text.replace(/"type": "create"/, '"type": "explode"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+\/type: must be equal to one of the allowed values\)/);
   t.throws(() => parsePlan('not json'), /not valid JSON/);
   t.throws(() => parsePlan('[1]'), /not a robotctl plan/);
+  t.end();
+});
+
+t.test('a large plan is written in chunks of whole lines, never as one string', (t) => {
+  const hooks = Array.from({ length: 3000 }, (_, i) => webhook(`h${i}`, { url: `https://example.org/h/${i}` }));
+  const p = plan(config({ webhooks: hooks }), observation({ hooks: [] }), state({}));
+  const chunks: string[] = [];
+  writePlan(p, {}, (text) => chunks.push(text));
+  const whole = chunks.join('');
+  t.ok(chunks.length > 1, `${chunks.length} chunks`);
+  t.ok(chunks.every((c) => c.endsWith('\n')), 'each chunk ends a line');
+  t.ok(chunks.every((c) => c.length < whole.length / 4), 'the text is never held as one string');
+  t.equal(whole.split('\n').length, 3 + 3000 * 6 + 2 + 1, 'heading, six lines per webhook, blank line, summary');
+  t.match(whole, '  + webhooks.h2999 will be created (not on the hub yet)\n      url      = "https://example.org/h/2999"\n');
   t.end();
 });
