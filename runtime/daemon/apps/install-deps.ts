@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { copyTree } from '../../../lib/copy-tree.js';
 import { stagingCopy } from './files.js';
 import { sharedInstall } from './installed-tree.js';
 import { missingRequirements, normName } from './deps.js';
@@ -49,7 +49,7 @@ async function installStandIn(ctx: PipContext): Promise<void> {
     const run = { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) };
     const tree = await sharedInstall({ python: ctx.venv.python, src: stage.dir, flags, target: ctx.venv.sitePackages, run });
     if (tree) {
-      await cp(tree, ctx.venv.sitePackages, { recursive: true, verbatimSymlinks: true, force: true });
+      await copyTree(tree, ctx.venv.sitePackages, { overwrite: true });
       return;
     }
     const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags: offline, run });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { copyTree } from '../../../lib/copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWheel } from './build-wheel.js';
@@ -97,5 +98,5 @@ export async function sharedInstall(install: TreeInstall): Promise<string | null
 export async function installSource(install: TreeInstall): Promise<void> {
   const shared = await sharedInstall(install);
   if (!shared) return pipInstall(install, install.target);
-  await cp(shared, install.target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+  await copyTree(shared, install.target);
 }

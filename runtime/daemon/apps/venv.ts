@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { normName } from './deps.js';
-import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { copyTree } from '../../../lib/copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '../../../lib/paths.js';
@@ -112,7 +113,7 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
     await mkdir(appsDir, { recursive: true });
     const tmp = `${dir}.tmp-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
-    await cp(template, tmp, { recursive: true, verbatimSymlinks: true });
+    await copyTree(template, tmp);
     await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   }
