@@ -6,6 +6,7 @@ import { startHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { listAppFiles } from '../../cli/app/files.js';
 import { appContentHash } from '../../cli/app/check-cache.js';
+import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 
 const TOKEN = 'hf_publish_test_token_123';
 
@@ -125,7 +126,10 @@ t.test('the check publish runs is cached per content: a second publish of the sa
   const dir = t.testdir();
   await runInProcess(['app', 'create', 'pub_app', dir], { env });
   const app = makeApp(dir);
-  const cacheEnv = { ...env, HF_TOKEN: TOKEN, ROBOTCTL_CACHE_DIR: join(dir, 'cache') };
+  // The check's base venv is the run's shared one (the tap `before` script
+  // built it through the same code a user's first check runs) and there is
+  // no package index: this test is about the cache of passed checks.
+  const cacheEnv = { ...env, HF_TOKEN: TOKEN, ROBOTCTL_CACHE_DIR: join(dir, 'cache'), ROBOTCTL_CHECK_VENV_CACHE: CHECK_VENV_CACHE, PIP_NO_INDEX: '1' };
   const first = await runInProcess(['app', 'publish', app], { env: cacheEnv });
   t.equal(first.code, 0, first.stderr);
   t.match(first.stdout, 'Creating a temporary virtual environment', 'the first publish checks');
