@@ -5,8 +5,9 @@
 // README "The test command").
 // - Temporary folders on tmpfs (/dev/shm) when it is there with room: a test's
 //   daemon copies a 26 MB venv template and pip builds and installs there;
-//   on ext4 one copy costs about 1.5 s of kernel CPU and 4 s of wall time, on
-//   tmpfs 0.15 s and 0.4 s. An explicit TMPDIR wins.
+//   on ext4 one copy (lib/copy-tree.ts) costs 0.6-0.9 s of CPU, mostly the
+//   kernel's, and 0.35-0.45 s of wall time, on tmpfs 0.15 s and 0.1 s. An
+//   explicit TMPDIR wins.
 // - No NODE_EXTRA_CA_CERTS: reading the bundle costs each Node process about
 //   90 ms, and the suite talks only to loopback over plain HTTP.
 // - `python3` without its pyenv shim: the shim is a bash script costing about
