@@ -12,8 +12,6 @@ import { dirname, join } from 'node:path';
 export interface CopyTreeOptions {
   /** Replace files and links already at the destination (folders merge either way); else such a file is an error. */
   overwrite?: boolean;
-  /** Entries (by name) left out, with everything under them. */
-  skip?: (name: string) => boolean;
 }
 
 export class CopyTreeError extends Error {}
@@ -32,7 +30,6 @@ async function copyFolder(src: string, dst: string, mode: number, opts: CopyTree
   });
   const entries = await readdir(src, { withFileTypes: true });
   await Promise.all(entries.map(async (e) => {
-    if (opts.skip?.(e.name)) return;
     const from = join(src, e.name);
     const to = join(dst, e.name);
     if (e.isDirectory()) return copyFolder(from, to, (await lstat(from)).mode, opts);
