@@ -37,13 +37,20 @@ export interface RetryClock {
   now(): number;
 }
 
-export const realClock: RetryClock = {
-  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
+/** Resolves after `ms`, or as soon as `wake` settles when given; rejects with the signal's reason on abort. */
+export function sleep(ms: number, signal?: AbortSignal, wake?: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) { reject(signal.reason as Error); return; }
+    const done = (): void => { clearTimeout(t); signal?.removeEventListener('abort', onAbort); resolve(); };
     const onAbort = (): void => { clearTimeout(t); reject(signal?.reason as Error); };
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const t = setTimeout(done, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
-  }),
+    wake?.then(done, done);
+  });
+}
+
+export const realClock: RetryClock = {
+  sleep: (ms, signal) => sleep(ms, signal),
   random: Math.random,
   now: Date.now,
 };

@@ -3,7 +3,7 @@ import type { DaemonClient } from './types.js';
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import { DaemonError } from './errors.js';
 import { daemonRequest, type HttpOptions } from './http.js';
-import { policyOf, realClock, retrying, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
+import { policyOf, realClock, retrying, sleep, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 import { startResolved } from './start-app.js';
 import { watchJobEnd, type JobEndHint } from './job-end.js';
 
@@ -101,18 +101,6 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
 // never answers when the job ended before it connected.
 const JOB_POLL_MAX_MS = 250;
 
-/** Sleeps ms, or less if the hint comes first; rejects with the signal's reason on abort. */
-function sleepOrHint(ms: number, hint: Promise<void>, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason as Error); return; }
-    const wake = (): void => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(); };
-    const onAbort = (): void => { clearTimeout(timer); reject(signal?.reason as Error); };
-    const timer = setTimeout(wake, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void hint.then(wake);
-  });
-}
-
 function jobCalls(call: Call, jobTimeoutMs: number, watch: (jobId: string) => JobEndHint) {
   async function wait(jobId: string, command: string, o: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo> {
     const hint = watch(jobId);
@@ -142,9 +130,9 @@ function jobCalls(call: Call, jobTimeoutMs: number, watch: (jobId: string) => Jo
       if (Date.now() + pause > deadline) {
         throw new DaemonError('job_timeout', `${command} job did not finish within ${Math.round((o.timeoutMs ?? jobTimeoutMs) / 1000)} s\n${info.logs.join('\n')}`, { logs: info.logs });
       }
-      // Until the hint came: wake at the hint or the pause, whichever is first.
-      if (hinted) await realClock.sleep(pause, o.signal);
-      else await sleepOrHint(pause, hint.ended, o.signal);
+      // Until the hint came: wake at the hint or the pause, whichever is first
+      // (once it came, a settled promise would wake every sleep at once).
+      await sleep(pause, o.signal, hinted ? undefined : hint.ended);
     }
   }
   return {
