@@ -57,7 +57,6 @@ function nested(s: string, i: number): boolean {
   return s[i] === '[' || s[i] === '{';
 }
 
-
 function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
   const c = s[i];
   if (c === '[' || c === '{') {
