@@ -31,12 +31,17 @@ export function desiredDigest(desired: Config, salt: string, specHashes?: readon
     const secret = spec?.secret ? secretFingerprint(spec.secret, salt) : null;
     return [name, specHashes?.[i] ?? (spec ? webhookSpecHash(spec) : null), secret] as const;
   });
-  webhooks.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  webhooks.sort((a, b) => byText(a[0], b[0]));
   return `sha256:${sha256(canonicalJson({ webhooks, apps: desired.apps, robots: desired.robots }))}`;
 }
 
+/** Code-unit order, as Object.keys(...).sort() gives: the digest must not depend on the locale. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function byId(a: HubWebhook, b: HubWebhook): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return byText(a.id, b.id);
 }
 
 function hookTuple(h: HubWebhook, secret: string | null): unknown[] {
@@ -53,7 +58,7 @@ function appTuple(a: AppInfo): unknown[] {
 function robotTuple(robot: RobotObservation | undefined): unknown {
   // Errors and daemon chatter (uptime, versions) would make every plan stale.
   if (!robot?.reachable) return false;
-  const installed = [...robot.installed].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)).map(appTuple);
+  const installed = [...robot.installed].sort((x, y) => byText(x.name, y.name)).map(appTuple);
   const current = robot.current ? [robot.current.info.name, robot.current.state] : null;
   return [installed, current];
 }
