@@ -13,6 +13,7 @@ import { openStateOf } from '../session/state.js';
 import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
 import { driverPool, hubAccess } from '../session/drivers.js';
+import { resolveToken } from '../../drivers/hub/token.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../session/stop-signals.js';
 import { withConfigEnv } from '../session/config-env.js';
@@ -91,8 +92,8 @@ export interface LaunchOptions {
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
   const store = o.store ?? localStore(o.statePath ?? '.robotctl/state.json');
   const owned = Object.keys((await store.read())?.webhooks ?? {}).length > 0;
-  const access = hubAccess(io, o.token, owned, config);
-  const pool = driverPool(io.env, access.token, access.listWebhooks, agentUserAgent(config.file));
+  const access = hubAccess(resolveToken({ flag: o.token, env: io.env }), owned, config);
+  const pool = driverPool(io.env, access.token, access.listWebhooks, { userAgent: agentUserAgent(config.file) });
   let agent: Agent;
   try {
     agent = await startAgent(config, {

@@ -3,7 +3,7 @@ import { UserError } from '../../lib/errors.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
-import { resolveToken } from '../../drivers/hub/token.js';
+import type { ResolvedToken } from '../../drivers/hub/token.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { RobotPool } from '../../drivers/daemon/pool.js';
@@ -23,11 +23,10 @@ export interface HubAccess {
 }
 
 /**
- * The hub token (--token or --token-file, HF_TOKEN, token files). A file that declares or
+ * The hub token `found` (resolveToken: --token or --token-file, HF_TOKEN, token files). A file that declares or
  * owns webhooks needs one; a robots-only file without a token skips the hub.
  */
-export function hubAccess(io: Io, flag: string | null, ownsWebhooks: boolean, config: Config): HubAccess {
-  const found = resolveToken({ flag, env: io.env });
+export function hubAccess(found: ResolvedToken | null, ownsWebhooks: boolean, config: Config): HubAccess {
   const needsHub = (c: Config): boolean => ownsWebhooks || Object.keys(c.webhooks).length > 0;
   if (needsHub(config) && !found) {
     throw new UserError('Not logged in to the hub: run `robotctl auth login`, set HF_TOKEN, or pass --token-file (robot.yaml declares webhooks).');
@@ -40,8 +39,15 @@ export interface DriverPool {
   close(): Promise<void>;
 }
 
-export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, userAgent?: string): DriverPool {
-  const hubs = new Map<string, HubClient>();
+export interface DriverPoolOptions {
+  userAgent?: string;
+  /** A client already made for this endpoint (a session's prefetch): used, and closed, as the pool's own. */
+  hub?: { endpoint: string; client: HubClient };
+}
+
+export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, opts: DriverPoolOptions = {}): DriverPool {
+  const { userAgent } = opts;
+  const hubs = new Map<string, HubClient>(opts.hub ? [[opts.hub.endpoint, opts.hub.client]] : []);
   const daemons = new Map<string, DaemonClient>();
   const connections = new RobotPool();
   const hubFor = (endpoint: string): HubClient => {
