@@ -1,8 +1,12 @@
-import { BAIL, onlyComment, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
 import type { Segment } from './yaml-doc.js';
 
 // Values on one line for the fast reader: a scalar or a `[ … ]` / `{ … }`
 // flow collection that closes on the same line. BAIL on anything else.
+// These run for every value of the file (300,000 of them in a 50,000-webhook
+// robot.yaml), before the code is warm, so they return the value alone and
+// leave where it ended and whether it was plain in the context: no tuple per
+// value, and no path per collection unless the line holds a `$`.
 
 /** A string value holding `$`: where it is, for ${VAR} substitution. */
 export interface Dollar {
@@ -20,30 +24,48 @@ export interface Dollar {
 export interface Context {
   dollars: Dollar[];
   maxDepth: number;
-  /** The line being read: its number (1-based) and length, to turn an index in its tail into a column. */
+  /** The line being read: its number (1-based). */
   line: number;
-  lineLength: number;
+  /** Set by each reader below: the index just after the value it read, and whether that value was a plain scalar. */
+  end: number;
+  plain: boolean;
 }
 
 type Container = Value[] | { [key: string]: Value };
 
-/** The value written after `key: ` or `- ` (s is the rest of the line), or BAIL. */
-export function inlineValue(s: string, ctx: Context, path: Segment[], key: string | number, depth: number): [Value, boolean] | Bail {
-  const c = s[0];
-  if (c === '"' || c === "'") {
-    const q = quoted(s, 0);
-    return q === BAIL || !onlyComment(s, q[1]) ? BAIL : [q[0], false];
+// The path given to collections on a line without `$`: nothing on that line
+// is ever recorded, so no path is ever read from it.
+const UNUSED_PATH: Segment[] = [];
+
+/** The value written from `s[i]` to the end of the line, after `key: ` or `- ` (`path`: its parent's), or BAIL. */
+export function inlineValue(s: string, i: number, ctx: Context, path: Segment[], key: string | number, depth: number): Value | Bail {
+  const c = s.charCodeAt(i);
+  if (c === 34 || c === 39) { // " '
+    const q = quoted(s, i);
+    if (q === BAIL || !onlyCommentAfter(s, q[1])) return BAIL;
+    ctx.plain = false;
+    return q[0];
   }
-  if (c === '[' || c === '{') {
-    const r = flowNode(s, 0, ctx, [...path, key], depth);
-    return r === BAIL || !onlyComment(s, r[1]) ? BAIL : [r[0], false];
+  if (c === 91 || c === 123) { // [ {
+    const v = flowNode(s, i, ctx, s.includes('$', i) ? [...path, key] : UNUSED_PATH, depth);
+    if (v === BAIL || !onlyCommentAfter(s, ctx.end)) return BAIL;
+    ctx.plain = false;
+    return v;
   }
-  const hash = s.indexOf(' #');
-  const text = (hash < 0 ? s : s.slice(0, hash)).trim();
+  const hash = s.indexOf(' #', i);
+  let end = hash < 0 ? s.length : hash;
+  while (s.charCodeAt(end - 1) === 32) end--;
+  const text = s.slice(i, end);
   // `a: b: c` or a key-looking item: a mapping the fast reader does not take.
   if (text.includes(': ') || text.endsWith(':')) return BAIL;
-  const v = resolvePlain(text);
-  return v === BAIL ? BAIL : [v, true];
+  ctx.plain = true;
+  return resolvePlain(text);
+}
+
+/** After a value ending before `s[i]`: only spaces, then nothing or a comment that a space opens. */
+function onlyCommentAfter(s: string, i: number): boolean {
+  const j = skipSpaces(s, i);
+  return j === s.length || (s.charCodeAt(j) === 35 && j > i);
 }
 
 /** Records a string value with `$` in it; `at`: where the value starts in its line (0-based). */
@@ -53,26 +75,33 @@ export function noteDollar(ctx: Context, at: number, parent: Container, key: str
 }
 
 // Paths are built only where a collection may hold a `$` value.
-function nested(s: string, i: number): boolean {
-  return s[i] === '[' || s[i] === '{';
+function nested(s: string, i: number, path: Segment[]): boolean {
+  const c = s.charCodeAt(i);
+  return path !== UNUSED_PATH && (c === 91 || c === 123);
 }
 
-function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
-  const c = s[i];
-  if (c === '[' || c === '{') {
+function flowNode(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
+  const c = s.charCodeAt(i);
+  if (c === 91 || c === 123) {
     if (depth + 1 > ctx.maxDepth) return BAIL;
-    return c === '[' ? flowSeq(s, i + 1, ctx, path, depth + 1) : flowMap(s, i + 1, ctx, path, depth + 1);
+    return c === 91 ? flowSeq(s, i + 1, ctx, path, depth + 1) : flowMap(s, i + 1, ctx, path, depth + 1);
   }
-  if (c === '"' || c === "'") {
+  if (c === 34 || c === 39) {
     const q = quoted(s, i);
-    return q === BAIL ? BAIL : [q[0], q[1], false];
+    if (q === BAIL) return BAIL;
+    ctx.end = q[1];
+    ctx.plain = false;
+    return q[0];
   }
   const j = plainEnd(s, i);
-  if (s[j] === '#' || '[{'.includes(s[j] ?? '')) return BAIL;
-  const text = s.slice(i, j).trim();
-  if (text === '') return BAIL;
-  const v = resolvePlain(text);
-  return v === BAIL ? BAIL : [v, j, true];
+  const stop = s.charCodeAt(j);
+  if (stop === 35 || stop === 91 || stop === 123) return BAIL; // # [ {
+  let end = j;
+  while (end > i && s.charCodeAt(end - 1) === 32) end--;
+  if (end === i) return BAIL;
+  ctx.end = j;
+  ctx.plain = true;
+  return resolvePlain(s.slice(i, end));
 }
 
 /** Where a plain scalar in flow ends: at `,[]{}#` or a `:` followed by a space, `,`, `]`, `}` or the end. */
@@ -89,35 +118,38 @@ export function plainEnd(s: string, i: number): number {
   return j;
 }
 
-function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
+function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
   const out: Value[] = [];
-  for (i = skipSpaces(s, i); s[i] !== ']'; ) {
-    const r = flowNode(s, i, ctx, nested(s, i) ? [...path, out.length] : path, depth);
-    if (r === BAIL) return BAIL;
-    noteDollar(ctx, ctx.lineLength - s.length + i, out, out.length, path, r[0], r[2]);
-    out.push(r[0]);
-    i = skipSpaces(s, r[1]);
-    if (s[i] === ',') i = skipSpaces(s, i + 1);
-    else if (s[i] !== ']') return BAIL;
+  for (i = skipSpaces(s, i); s.charCodeAt(i) !== 93; ) {
+    const at = i;
+    const v = flowNode(s, i, ctx, nested(s, i, path) ? [...path, out.length] : path, depth);
+    if (v === BAIL) return BAIL;
+    if (path !== UNUSED_PATH) noteDollar(ctx, at, out, out.length, path, v, ctx.plain);
+    out.push(v);
+    i = skipSpaces(s, ctx.end);
+    if (s.charCodeAt(i) === 44) i = skipSpaces(s, i + 1);
+    else if (s.charCodeAt(i) !== 93) return BAIL;
   }
-  return [out, i + 1, false];
+  ctx.end = i + 1;
+  return out;
 }
 
-function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: number): [Value, number, boolean] | Bail {
+function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: number): Value | Bail {
   const out: { [key: string]: Value } = {};
-  for (i = skipSpaces(s, i); s[i] !== '}'; ) {
+  for (i = skipSpaces(s, i); s.charCodeAt(i) !== 125; ) {
     const colon = s.indexOf(':', i);
-    if (colon < 0 || s[colon + 1] !== ' ') return BAIL;
+    if (colon < 0 || s.charCodeAt(colon + 1) !== 32) return BAIL;
     const key = plainKey(s.slice(i, colon).trim());
     if (key === BAIL || Object.prototype.hasOwnProperty.call(out, key)) return BAIL;
     const at = skipSpaces(s, colon + 1);
-    const r = flowNode(s, at, ctx, nested(s, at) ? [...path, key] : path, depth);
-    if (r === BAIL) return BAIL;
-    out[key] = r[0];
-    noteDollar(ctx, ctx.lineLength - s.length + at, out, key, path, r[0], r[2]);
-    i = skipSpaces(s, r[1]);
-    if (s[i] === ',') i = skipSpaces(s, i + 1);
-    else if (s[i] !== '}') return BAIL;
+    const v = flowNode(s, at, ctx, nested(s, at, path) ? [...path, key] : path, depth);
+    if (v === BAIL) return BAIL;
+    out[key] = v;
+    if (path !== UNUSED_PATH) noteDollar(ctx, at, out, key, path, v, ctx.plain);
+    i = skipSpaces(s, ctx.end);
+    if (s.charCodeAt(i) === 44) i = skipSpaces(s, i + 1);
+    else if (s.charCodeAt(i) !== 125) return BAIL;
   }
-  return [out, i + 1, false];
+  ctx.end = i + 1;
+  return out;
 }

@@ -15,16 +15,21 @@ const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const RARE = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$)/;
 // Characters that start something else than a plain scalar, or may.
 const INDICATOR = /^(?:[&*!|>%@`'"#,[\]{}]|[-?:](?:\s|$))/;
-// First letters of the null and boolean words (null, Null, NULL, true, …, FALSE).
-const NON_STRING_START = new Set(['n', 'N', 't', 'T', 'f', 'F']);
-/** A plain key the fast reader accepts: a name-like text that resolves to a string. */
-export const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_ ./-]*$/;
+// The checks below run once per key and value of the file, before the code is
+// warm: character codes, not regular expressions, on the usual path.
+
+/** A letter or `_`, other than the first letters of the null and boolean words (n, N, t, T, f, F). */
+function stringStart(c: number): boolean {
+  if (c === 95) return true;
+  const lower = c | 32; // A–Z onto a–z; nothing else lands there
+  return lower >= 97 && lower <= 122 && lower !== 110 && lower !== 116 && lower !== 102;
+}
 
 /** The value of a plain scalar (already trimmed), as yaml's core schema resolves it. */
 export function resolvePlain(text: string): Value | Bail {
   // Most values and keys start with a letter that begins no null, boolean or
   // number (a URL, `space:…`, `repo`, a name): a string, with no regex run.
-  if (/[A-Za-z_]/.test(text[0] ?? '') && !NON_STRING_START.has(text[0] as string)) return text;
+  if (stringStart(text.charCodeAt(0))) return text;
   if (NULL.test(text)) return null;
   if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
   if (INDICATOR.test(text) || RARE.test(text)) return BAIL;
@@ -35,8 +40,21 @@ export function resolvePlain(text: string): Value | Bail {
 
 /** A plain key: a string that no YAML rule reads otherwise, else BAIL. */
 export function plainKey(text: string): string | Bail {
-  if (!PLAIN_KEY.test(text) || text.endsWith(' ') || text === '__proto__') return BAIL;
+  if (!keyChars(text) || text.charCodeAt(text.length - 1) === 32 || text === '__proto__') return BAIL;
   return typeof resolvePlain(text) === 'string' ? text : BAIL;
+}
+
+/** A name-like key, /^[A-Za-z_][A-Za-z0-9_ ./-]*$/: a letter or `_`, then letters, digits and `_ ./-`. */
+function keyChars(text: string): boolean {
+  const first = text.charCodeAt(0) | 32;
+  if (!((first >= 97 && first <= 122) || text.charCodeAt(0) === 95)) return false;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 32;
+    if ((lower >= 97 && lower <= 122) || (c >= 45 && c <= 57) || c === 95 || c === 32) continue; // letters, - . / 0–9, _, space
+    return false;
+  }
+  return true;
 }
 
 /** A quoted scalar starting at `s[i]`: [value, index after the closing quote], or BAIL. */
@@ -72,11 +90,4 @@ export function keyColon(s: string, from = 0): number {
     if (i + 1 === s.length || s[i + 1] === ' ') return i;
   }
   return -1;
-}
-
-/** After a value: only spaces, then nothing or a comment. */
-export function onlyComment(s: string, i: number): boolean {
-  const rest = s.slice(i);
-  const trimmed = rest.trimStart();
-  return trimmed === '' || (trimmed[0] === '#' && rest.length > trimmed.length);
 }

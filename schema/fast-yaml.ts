@@ -1,4 +1,4 @@
-import { BAIL, keyColon, plainKey, quoted, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, keyColon, plainKey, quoted, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
 import { inlineValue, noteDollar, type Context, type Dollar } from './fast-yaml-flow.js';
 import { MAX_DEPTH } from './depth.js';
 import type { Segment } from './yaml-doc.js';
@@ -23,12 +23,6 @@ interface Frame {
   path: Segment[];
 }
 
-interface Pending {
-  frame: Frame;
-  key: string | number;
-  indent: number;
-}
-
 // Whitespace other than the space and the line feed: YAML's tab, and the
 // characters JavaScript's trim() also removes but YAML reads as text (a
 // no-break space kept by yaml was dropped here). Such files go to yaml.
@@ -36,10 +30,12 @@ const OTHER_WHITESPACE = /[\t\v\f\r\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u
 
 export function fastParse(text: string): FastParse | undefined {
   if (OTHER_WHITESPACE.test(text)) return undefined;
-  const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, line: 0, lineLength: 0 };
+  const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, line: 0, end: 0, plain: false };
   const root: { [key: string]: Value } = {};
   const stack: Frame[] = [];
-  let pending: Pending | undefined;
+  // A key with nothing after it (in `pending`), waiting for the next line to say what it holds.
+  let pending: Frame | undefined;
+  let pendingKey = '';
   // Line by line without splitting first: no array of every line kept alive
   // (and scanned by the garbage collector) while the data is built.
   for (let start = 0; start <= text.length; ) {
@@ -48,13 +44,11 @@ export function fastParse(text: string): FastParse | undefined {
     const line = text.slice(start, end);
     start = end + 1;
     ctx.line += 1;
-    ctx.lineLength = line.length;
-    const c = indentOf(line);
-    if (c === line.length || line[c] === '#') continue;
+    const c = skipSpaces(line, 0);
+    if (c === line.length || line.charCodeAt(c) === 35) continue; // blank, or a # comment
     if (c === 0 && /^(?:---|\.\.\.|%)/.test(line)) return undefined;
     if (pending) {
-      const opened = open(pending, line, c, stack);
-      if (opened === BAIL) return undefined;
+      if (open(pending, pendingKey, line, c, stack) === BAIL) return undefined;
       pending = undefined;
     }
     if (stack.length === 0) {
@@ -64,33 +58,28 @@ export function fastParse(text: string): FastParse | undefined {
     while ((stack[stack.length - 1]?.indent ?? -1) > c) stack.pop();
     const top = stack[stack.length - 1];
     if (!top || top.indent !== c) return undefined;
-    const next = entry(top, line.slice(c), ctx, stack.length);
-    if (next === BAIL) return undefined;
-    pending = next;
+    const opened = entry(top, line, c, ctx, stack.length);
+    if (opened === BAIL) return undefined;
+    if (opened !== DONE) { pending = top; pendingKey = opened; }
   }
   if (stack.length === 0) return undefined;
-  if (pending) setValue(pending.frame, pending.key, null);
+  if (pending) setValue(pending, pendingKey, null);
   return { data: root, dollars: ctx.dollars };
-}
-
-function indentOf(line: string): number {
-  let i = 0;
-  while (line.charCodeAt(i) === 32) i++;
-  return i;
 }
 
 // A key with nothing after it: a nested block collection if the next line is
 // indented further, else null.
-function open(p: Pending, line: string, c: number, stack: Frame[]): true | Bail {
-  if (c <= p.indent) {
-    if (c === p.indent && line[c] === '-') return BAIL; // a list at the key's own indentation
-    setValue(p.frame, p.key, null);
+function open(frame: Frame, key: string, line: string, c: number, stack: Frame[]): true | Bail {
+  const dash = line.charCodeAt(c) === 45;
+  if (c <= frame.indent) {
+    if (c === frame.indent && dash) return BAIL; // a list at the key's own indentation
+    setValue(frame, key, null);
     return true;
   }
   if (stack.length + 1 > MAX_DEPTH) return BAIL;
-  const node: Value[] | { [key: string]: Value } = line[c] === '-' ? [] : {};
-  setValue(p.frame, p.key, node);
-  stack.push({ indent: c, node, path: [...p.frame.path, p.key] });
+  const node: Value[] | { [key: string]: Value } = dash ? [] : {};
+  setValue(frame, key, node);
+  stack.push({ indent: c, node, path: [...frame.path, key] });
   return true;
 }
 
@@ -99,42 +88,53 @@ function setValue(frame: Frame, key: string | number, value: Value): void {
   else frame.node[key as string] = value;
 }
 
-/** One line in a block collection: `key: value`, `key:`, `- value`. */
-function entry(top: Frame, s: string, ctx: Context, depth: number): Pending | undefined | Bail {
+/** entry() read the whole entry, value included. */
+const DONE = Symbol('done');
+
+/**
+ * One line of a block collection, from its indentation `c`: `key: value`,
+ * `- value`, or `key:`, whose key is returned (its value is on the lines below).
+ */
+function entry(top: Frame, line: string, c: number, ctx: Context, depth: number): string | typeof DONE | Bail {
   let key: string | number;
-  let rest: string;
+  let at: number;
   if (Array.isArray(top.node)) {
-    if (s[0] !== '-' || s[1] !== ' ') return BAIL;
+    if (line.charCodeAt(c) !== 45 || line.charCodeAt(c + 1) !== 32) return BAIL; // `- `
     key = top.node.length;
-    rest = s.slice(2).trimStart();
-    if (rest === '' || rest[0] === '#' || rest[0] === '-') return BAIL;
+    at = skipSpaces(line, c + 2);
+    const first = line.charCodeAt(at);
+    if (at === line.length || first === 35 || first === 45) return BAIL;
   } else {
-    const split = splitKey(s);
-    if (split === BAIL || Object.prototype.hasOwnProperty.call(top.node, split[0])) return BAIL;
-    [key, rest] = split;
-    if (rest === '' || rest[0] === '#') return { frame: top, key, indent: top.indent };
+    const k = blockKey(line, c, ctx);
+    if (k === BAIL || Object.prototype.hasOwnProperty.call(top.node, k)) return BAIL;
+    key = k;
+    at = skipSpaces(line, ctx.end + 1);
+    if (at === line.length || line.charCodeAt(at) === 35) return k;
   }
-  const v = inlineValue(rest, ctx, top.path, key, depth);
+  const v = inlineValue(line, at, ctx, top.path, key, depth);
   if (v === BAIL) return BAIL;
-  setValue(top, key, v[0]);
-  noteDollar(ctx, ctx.lineLength - rest.length, top.node, key, top.path, v[0], v[1]);
-  return undefined;
+  setValue(top, key, v);
+  noteDollar(ctx, at, top.node, key, top.path, v, ctx.plain);
+  return DONE;
 }
 
-/** `key: rest` → [key, rest trimmed at its start]; quoted keys too. */
-function splitKey(s: string): [string, string] | Bail {
+/** The block key written from `line[c]` (quoted or plain), with ctx.end at the colon after it; else BAIL. */
+function blockKey(line: string, c: number, ctx: Context): string | Bail {
   let key: string | Bail;
-  let end: number;
-  if (s[0] === '"' || s[0] === "'") {
-    const q = quoted(s, 0);
-    if (q === BAIL) return BAIL;
-    [key, end] = q;
-    if (key === '__proto__') return BAIL;
+  let colon: number;
+  const q = line.charCodeAt(c);
+  if (q === 34 || q === 39) { // " '
+    const r = quoted(line, c);
+    if (r === BAIL || r[0] === '__proto__') return BAIL;
+    [key, colon] = r;
+    if (line.charCodeAt(colon) !== 58) return BAIL;
   } else {
-    end = keyColon(s);
-    if (end < 0) return BAIL;
-    key = plainKey(s.slice(0, end));
+    colon = keyColon(line, c);
+    if (colon < 0) return BAIL;
+    key = plainKey(line.slice(c, colon));
   }
-  if (key === BAIL || s[end] !== ':' || (s[end + 1] !== undefined && s[end + 1] !== ' ')) return BAIL;
-  return [key, s.slice(end + 1).trimStart()];
+  const after = line.charCodeAt(colon + 1);
+  if (key === BAIL || (colon + 1 < line.length && after !== 32)) return BAIL;
+  ctx.end = colon;
+  return key;
 }
