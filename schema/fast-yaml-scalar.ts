@@ -18,9 +18,13 @@ const INDICATOR = /^(?:[&*!|>%@`'"#,[\]{}]|[-?:](?:\s|$))/;
 // The checks below run once per key and value of the file, before the code is
 // warm: character codes, not regular expressions, on the usual path.
 
-/** A letter or `_`, other than the first letters of the null and boolean words (n, N, t, T, f, F). */
+/**
+ * A letter, `_`, `$` (a ${VAR} in every secret) or `/`, other than the first
+ * letters of the null and boolean words (n, N, t, T, f, F): no core-schema
+ * type but the string starts so.
+ */
 function stringStart(c: number): boolean {
-  if (c === 95) return true;
+  if (c === 95 || c === 36 || c === 47) return true;
   const lower = c | 32; // A–Z onto a–z; nothing else lands there
   return lower >= 97 && lower <= 122 && lower !== 110 && lower !== 116 && lower !== 102;
 }
