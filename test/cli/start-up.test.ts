@@ -9,7 +9,8 @@ import { repoRoot } from '../helpers/cli.js';
 // What a command loads is part of its speed: a valid robot.yaml (even with an
 // unset ${VAR}, validate's warning) never loads the yaml library, and plan
 // loads the parts of undici the drivers use, not its index (fetch, WebSocket,
-// caches…). Checked on the built CLI in a child process, by the CommonJS
+// caches…); from the bundle, it reads none of undici's files at all (they
+// are inlined). Checked on the built CLI in a child process, by the CommonJS
 // modules it ended with.
 
 const USER = { name: 'alice', token: 'hf_startup_token' };
@@ -19,9 +20,15 @@ interface Loaded {
   modules: string[];
 }
 
-/** Runs `robotctl …args` in a child node and lists the CommonJS modules it loaded. */
-function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<Loaded> {
-  const script = `import('./dist/cli/main.js').then((m) => m.main(${JSON.stringify(args)})).then((code) => {
+/**
+ * Runs `robotctl …args` in a child node and lists the CommonJS modules it
+ * loaded: from dist/'s modules, or from the bundle as bin/robotctl.js runs it.
+ */
+function loadedBy(args: string[], env: NodeJS.ProcessEnv, from: 'modules' | 'bundle' = 'modules'): Promise<Loaded> {
+  const cli = from === 'bundle'
+    ? "Promise.resolve(require('./bin/bundle-loader.js').loadBundle().exports)"
+    : "import('./dist/cli/main.js')";
+  const script = `${cli}.then((m) => m.main(${JSON.stringify(args)})).then((code) => {
     process.stdout.write('\\n' + JSON.stringify({ code, modules: Object.keys(require.cache) }));
   });`;
   return new Promise((resolve, reject) => {
@@ -71,5 +78,16 @@ t.test('plan against the embedded hub loads undici\'s parts, not its index', asy
   t.equal(r.code, 2, 'one webhook to create');
   t.ok(r.modules.some((m) => m.includes('/node_modules/undici/lib/dispatcher/agent.js')), 'the agent is loaded');
   t.same(r.modules.filter(undiciIndex), [], 'undici\'s index is not');
+  t.same(r.modules.filter(yamlLib), [], 'no yaml either');
+});
+
+t.test('plan from the bundle loads none of undici\'s files: the parts the drivers use are in it', async (t) => {
+  const hub = await embeddedHub(t, { users: [USER] });
+  const dir = mkdtempSync(join(tmpdir(), 'robotctl-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'robot.yaml'), 'version: 1\nwebhooks:\n  a:\n    url: https://x.org/a\n    watched: [user:alice]\n    secret: ${S}\n');
+  const r = await loadedBy(['plan', '-f', join(dir, 'robot.yaml')], { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, S: 'startup-secret' }, 'bundle');
+  t.equal(r.code, 2, 'one webhook to create, through the bundled agent');
+  t.same(r.modules.filter((m) => m.includes('/node_modules/undici/')), [], 'nothing of undici from node_modules');
   t.same(r.modules.filter(yamlLib), [], 'no yaml either');
 });
