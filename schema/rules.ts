@@ -1,6 +1,6 @@
 import { WATCHED_TYPES } from '../lib/wire/hub.js';
 import { didYouMean } from './did-you-mean.js';
-import { entries, exactlyOne, httpUrlProblem, record, type Data } from './rules-util.js';
+import { entries, exactlyOne, has, httpUrlProblem, record, type Data } from './rules-util.js';
 import { fleetFindings } from './rules-fleet.js';
 import type { Finding } from './yaml-doc.js';
 
@@ -36,8 +36,10 @@ function webhookFindings(root: Data): Finding[] {
   for (const name of Object.keys(webhooks)) {
     const w = record(webhooks[name]);
     if (!w) continue;
-    const exclusive = exactlyOne(w, ['webhooks', name], 'url', 'job_id');
-    if (exclusive) found.push(exclusive);
+    if (has(w, 'url') === has(w, 'job_id')) {
+      const exclusive = exactlyOne(w, ['webhooks', name], 'url', 'job_id');
+      if (exclusive) found.push(exclusive);
+    }
     if (typeof w.url === 'string') {
       const problem = httpUrlProblem(w.url, 'https://example.org/webhooks/redeploy');
       if (problem) found.push({ path: ['webhooks', name, 'url'], message: problem });
@@ -55,6 +57,10 @@ function webhookFindings(root: Data): Finding[] {
 /** Why a short `type:name` watched item is wrong, if it is. */
 export function shortWatchedProblem(item: string): string | undefined {
   const colon = item.indexOf(':');
+  // The usual item (`space:alice/app`), settled without slicing it: a known
+  // type, then a printable ASCII character, so the name is not blank.
+  const next = item.charCodeAt(colon + 1);
+  if (next > 32 && next < 127 && WATCHED_TYPES.some((t) => t.length === colon && item.startsWith(t))) return undefined;
   if (colon < 0) return `'${item}' must be type:name, e.g. space:alice/hello_app or user:alice`;
   const type = item.slice(0, colon);
   if (!(WATCHED_TYPES as readonly string[]).includes(type)) {

@@ -26,13 +26,22 @@ export interface Drifted {
 }
 
 export function driftedResources(p: Plan): Drifted[] {
+  const out: Drifted[] = [];
   const by = new Map<string, Drifted>();
+  let last: Drifted | undefined;
   for (const a of p.actions) {
-    const entry = by.get(a.address) ?? { address: a.address, actions: [] };
-    entry.actions.push({ type: a.type, reason: a.reason, ...(a.type === 'update' ? { changes: a.changes } : {}) });
-    by.set(a.address, entry);
+    const action: Drifted['actions'][number] = a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason };
+    // A resource's actions are usually next to each other (adopt, then enable): no lookup for those.
+    let entry = last?.address === a.address ? last : by.get(a.address);
+    if (!entry) {
+      entry = { address: a.address, actions: [] };
+      by.set(a.address, entry);
+      out.push(entry);
+    }
+    entry.actions.push(action);
+    last = entry;
   }
-  return [...by.values()];
+  return out;
 }
 
 export function renderDiff(p: Plan, color: boolean): string {
