@@ -1,4 +1,4 @@
-import { BAIL, keyColon, plainKey, quoted, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
+import { BAIL, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
 import { inlineValue, noteDollar, type Context, type Dollar } from './fast-yaml-flow.js';
 import { MAX_DEPTH } from './depth.js';
 import type { Segment } from './yaml-doc.js';
@@ -9,7 +9,14 @@ import type { Segment } from './yaml-doc.js';
 // anything else (anchors, block scalars, escapes, tabs, odd indentation,
 // duplicate keys, syntax errors…) it returns undefined and the full YAML
 // parser, which keeps positions, reads the file. Both give the same data
-// (test/schema/fast-yaml.test.ts compares them).
+// (test/schema/read-paths.test.ts compares them on fixtures and on random
+// documents).
+//
+// It runs once per line of the file (300,000 lines for 50,000 webhooks)
+// before V8 has optimised anything, so the usual line, `key: plain value` or
+// `key:`, is read in the loop itself by index into the text: no slice of the
+// line, no call per step, no object per nesting level. Quoted and flow values
+// and list items go to the line readers of fast-yaml-flow.ts.
 
 export interface FastParse {
   data: { [key: string]: Value };
@@ -17,124 +24,146 @@ export interface FastParse {
   dollars: Dollar[];
 }
 
-interface Frame {
-  indent: number;
-  node: Value[] | { [key: string]: Value };
-  path: Segment[];
-}
+type Container = Value[] | { [key: string]: Value };
+type MapNode = { [key: string]: Value };
 
 // Whitespace other than the space and the line feed: YAML's tab, and the
 // characters JavaScript's trim() also removes but YAML reads as text (a
 // no-break space kept by yaml was dropped here). Such files go to yaml.
 const OTHER_WHITESPACE = /[\t\v\f\r\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
 
+const SPACE = 32;
+const HASH = 35;
+const DASH = 45;
+const COLON = 58;
+
 export function fastParse(text: string): FastParse | undefined {
   if (OTHER_WHITESPACE.test(text)) return undefined;
   const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, line: 0, end: 0, plain: false };
-  const root: { [key: string]: Value } = {};
-  const stack: Frame[] = [];
-  // A key with nothing after it (in `pending`), waiting for the next line to say what it holds.
-  let pending: Frame | undefined;
-  let pendingKey = '';
-  // Line by line without splitting first: no array of every line kept alive
-  // (and scanned by the garbage collector) while the data is built.
-  for (let start = 0; start <= text.length; ) {
+  const root: MapNode = {};
+  // The open block collections, outermost first, as three parallel arrays;
+  // `top` is the innermost's index (-1 before the first line).
+  const indents: number[] = [];
+  const nodes: Container[] = [];
+  const paths: Segment[][] = [];
+  let top = -1;
+  // A key with nothing after it, in the innermost map: the next line says what it holds.
+  let pendingKey: string | null = null;
+  const length = text.length;
+  for (let start = 0; start <= length; ) {
     let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
+    if (end < 0) end = length;
+    const lineStart = start;
     start = end + 1;
     ctx.line += 1;
-    const c = skipSpaces(line, 0);
-    if (c === line.length || line.charCodeAt(c) === 35) continue; // blank, or a # comment
-    if (c === 0 && /^(?:---|\.\.\.|%)/.test(line)) return undefined;
-    if (pending) {
-      if (open(pending, pendingKey, line, c, stack) === BAIL) return undefined;
-      pending = undefined;
+    let c = lineStart;
+    while (text.charCodeAt(c) === SPACE) c++;
+    const first = text.charCodeAt(c);
+    if (c === end || first === HASH) continue; // blank, or a # comment
+    const indent = c - lineStart;
+    if (indent === 0 && (first === 37 || text.startsWith('---', c) || text.startsWith('...', c))) return undefined; // %, ---, ...
+    if (pendingKey !== null) {
+      const parent = nodes[top] as MapNode;
+      const dash = first === DASH;
+      if (indent <= (indents[top] as number)) {
+        if (indent === indents[top] && dash) return undefined; // a list at the key's own indentation
+        parent[pendingKey] = null;
+      } else {
+        if (top + 2 > MAX_DEPTH) return undefined;
+        const node: Container = dash ? [] : {};
+        parent[pendingKey] = node;
+        top += 1;
+        indents[top] = indent;
+        nodes[top] = node;
+        paths[top] = [...(paths[top - 1] as Segment[]), pendingKey];
+      }
+      pendingKey = null;
     }
-    if (stack.length === 0) {
-      if (c !== 0) return undefined;
-      stack.push({ indent: 0, node: root, path: [] });
+    if (top < 0) {
+      if (indent !== 0) return undefined;
+      top = 0;
+      indents[0] = 0;
+      nodes[0] = root;
+      paths[0] = [];
     }
-    while ((stack[stack.length - 1]?.indent ?? -1) > c) stack.pop();
-    const top = stack[stack.length - 1];
-    if (!top || top.indent !== c) return undefined;
-    const opened = entry(top, line, c, ctx, stack.length);
-    if (opened === BAIL) return undefined;
-    if (opened !== DONE) { pending = top; pendingKey = opened; }
+    while ((indents[top] as number) > indent) top -= 1; // the root (indent 0) is never left
+    if (indents[top] !== indent) return undefined;
+    const node = nodes[top] as Container;
+    const path = paths[top] as Segment[];
+    if (Array.isArray(node)) {
+      if (listItem(node, text.slice(lineStart, end), indent, ctx, path, top + 1) === BAIL) return undefined;
+      continue;
+    }
+    // A block key: quoted (read from the line), or plain up to the first `: ` or final `:`.
+    let key: string | Bail;
+    let colon: number;
+    if (first === 34 || first === 39) {
+      const line = text.slice(lineStart, end);
+      key = quotedKey(line, indent, ctx);
+      if (key === BAIL) return undefined;
+      colon = lineStart + ctx.end;
+    } else {
+      colon = text.indexOf(':', c);
+      while (colon >= 0 && colon < end && colon + 1 !== end && text.charCodeAt(colon + 1) !== SPACE) colon = text.indexOf(':', colon + 1);
+      if (colon < 0 || colon >= end) return undefined;
+      key = plainKey(text.slice(c, colon));
+      if (key === BAIL) return undefined;
+    }
+    if (Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    let at = colon + 1;
+    while (text.charCodeAt(at) === SPACE) at++; // stops at the line feed
+    const v = text.charCodeAt(at);
+    if (at === end || v === HASH) {
+      pendingKey = key;
+      continue;
+    }
+    if (v === 34 || v === 39 || v === 91 || v === 123) { // " ' [ {
+      const value = inlineValue(text.slice(lineStart, end), at - lineStart, ctx, path, key, top + 1);
+      if (value === BAIL) return undefined;
+      node[key] = value;
+      noteDollar(ctx, at - lineStart, node, key, path, value, ctx.plain);
+      continue;
+    }
+    // A plain scalar, to the line's end or a comment (` #`). `a: b: c` and a
+    // key-looking value (`a: b:`) are mappings the fast reader does not take.
+    let stop = end;
+    for (let i = at; i < end; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === HASH && text.charCodeAt(i - 1) === SPACE) { stop = i; break; }
+      if (ch === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return undefined;
+    }
+    while (text.charCodeAt(stop - 1) === SPACE) stop--;
+    const value = resolvePlain(text.slice(at, stop));
+    if (value === BAIL) return undefined;
+    node[key] = value;
+    noteDollar(ctx, at - lineStart, node, key, path, value, true);
   }
-  if (stack.length === 0) return undefined;
-  if (pending) setValue(pending, pendingKey, null);
+  if (top < 0) return undefined;
+  if (pendingKey !== null) (nodes[top] as MapNode)[pendingKey] = null;
   return { data: root, dollars: ctx.dollars };
 }
 
-// A key with nothing after it: a nested block collection if the next line is
-// indented further, else null.
-function open(frame: Frame, key: string, line: string, c: number, stack: Frame[]): true | Bail {
-  const dash = line.charCodeAt(c) === 45;
-  if (c <= frame.indent) {
-    if (c === frame.indent && dash) return BAIL; // a list at the key's own indentation
-    setValue(frame, key, null);
-    return true;
-  }
-  if (stack.length + 1 > MAX_DEPTH) return BAIL;
-  const node: Value[] | { [key: string]: Value } = dash ? [] : {};
-  setValue(frame, key, node);
-  stack.push({ indent: c, node, path: [...frame.path, key] });
+/** `- value` at `c` in a block list (the value on the same line), or BAIL. */
+function listItem(list: Value[], line: string, c: number, ctx: Context, path: Segment[], depth: number): true | Bail {
+  if (line.charCodeAt(c) !== DASH || line.charCodeAt(c + 1) !== SPACE) return BAIL;
+  const at = skipSpaces(line, c + 2);
+  const first = line.charCodeAt(at);
+  if (at === line.length || first === HASH || first === DASH) return BAIL;
+  const key = list.length;
+  const value = inlineValue(line, at, ctx, path, key, depth);
+  if (value === BAIL) return BAIL;
+  list.push(value);
+  noteDollar(ctx, at, list, key, path, value, ctx.plain);
   return true;
 }
 
-function setValue(frame: Frame, key: string | number, value: Value): void {
-  if (Array.isArray(frame.node)) frame.node.push(value);
-  else frame.node[key as string] = value;
-}
-
-/** entry() read the whole entry, value included. */
-const DONE = Symbol('done');
-
-/**
- * One line of a block collection, from its indentation `c`: `key: value`,
- * `- value`, or `key:`, whose key is returned (its value is on the lines below).
- */
-function entry(top: Frame, line: string, c: number, ctx: Context, depth: number): string | typeof DONE | Bail {
-  let key: string | number;
-  let at: number;
-  if (Array.isArray(top.node)) {
-    if (line.charCodeAt(c) !== 45 || line.charCodeAt(c + 1) !== 32) return BAIL; // `- `
-    key = top.node.length;
-    at = skipSpaces(line, c + 2);
-    const first = line.charCodeAt(at);
-    if (at === line.length || first === 35 || first === 45) return BAIL;
-  } else {
-    const k = blockKey(line, c, ctx);
-    if (k === BAIL || Object.prototype.hasOwnProperty.call(top.node, k)) return BAIL;
-    key = k;
-    at = skipSpaces(line, ctx.end + 1);
-    if (at === line.length || line.charCodeAt(at) === 35) return k;
-  }
-  const v = inlineValue(line, at, ctx, top.path, key, depth);
-  if (v === BAIL) return BAIL;
-  setValue(top, key, v);
-  noteDollar(ctx, at, top.node, key, top.path, v, ctx.plain);
-  return DONE;
-}
-
-/** The block key written from `line[c]` (quoted or plain), with ctx.end at the colon after it; else BAIL. */
-function blockKey(line: string, c: number, ctx: Context): string | Bail {
-  let key: string | Bail;
-  let colon: number;
-  const q = line.charCodeAt(c);
-  if (q === 34 || q === 39) { // " '
-    const r = quoted(line, c);
-    if (r === BAIL || r[0] === '__proto__') return BAIL;
-    [key, colon] = r;
-    if (line.charCodeAt(colon) !== 58) return BAIL;
-  } else {
-    colon = keyColon(line, c);
-    if (colon < 0) return BAIL;
-    key = plainKey(line.slice(c, colon));
-  }
-  const after = line.charCodeAt(colon + 1);
-  if (key === BAIL || (colon + 1 < line.length && after !== 32)) return BAIL;
+/** A quoted block key at `line[c]`, with ctx.end at the colon right after it; else BAIL. */
+function quotedKey(line: string, c: number, ctx: Context): string | Bail {
+  const r = quoted(line, c);
+  if (r === BAIL || r[0] === '__proto__') return BAIL;
+  const colon = r[1];
+  if (line.charCodeAt(colon) !== COLON) return BAIL;
+  if (colon + 1 < line.length && line.charCodeAt(colon + 1) !== SPACE) return BAIL;
   ctx.end = colon;
-  return key;
+  return r[0];
 }
