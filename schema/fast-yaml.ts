@@ -15,8 +15,9 @@ import type { Segment } from './yaml-doc.js';
 // It runs once per line of the file (300,000 lines for 50,000 webhooks)
 // before V8 has optimised anything, so the usual line, `key: plain value` or
 // `key:`, is read in the loop itself by index into the text: no slice of the
-// line, no call per step, no object per nesting level. Quoted and flow values
-// and list items go to the line readers of fast-yaml-flow.ts.
+// line, no call per step, no object per nesting level; so is a flow list of
+// plain scalars (`watched: [space:alice/app, user:alice]`). Other quoted and
+// flow values and list items go to the line readers of fast-yaml-flow.ts.
 
 export interface FastParse {
   data: { [key: string]: Value };
@@ -36,6 +37,8 @@ const SPACE = 32;
 const HASH = 35;
 const DASH = 45;
 const COLON = 58;
+const COMMA = 44;
+const CLOSE = 93; // ]
 
 export function fastParse(text: string): FastParse | undefined {
   if (OTHER_WHITESPACE.test(text)) return undefined;
@@ -117,6 +120,13 @@ export function fastParse(text: string): FastParse | undefined {
       pendingKey = key;
       continue;
     }
+    if (v === 91 && top + 2 <= MAX_DEPTH) { // [
+      const list = plainFlowList(text, at, end);
+      if (list) {
+        node[key] = list;
+        continue;
+      }
+    }
     if (v === 34 || v === 39 || v === 91 || v === 123) { // " ' [ {
       const value = inlineValue(text.slice(lineStart, end), at - lineStart, ctx, path, key, top + 1);
       if (value === BAIL) return undefined;
@@ -141,6 +151,45 @@ export function fastParse(text: string): FastParse | undefined {
   if (top < 0) return undefined;
   if (pendingKey !== null) (nodes[top] as MapNode)[pendingKey] = null;
   return { data: root, dollars: ctx.dollars };
+}
+
+/**
+ * `[a, b]` of plain scalars at text[i] (the `[`), closing on its line and
+ * followed by nothing but a comment; undefined for anything else (quotes,
+ * nesting, a `$`, a `#` or a flow `:` inside, a trailing comma…), which
+ * inlineValue then reads or refuses exactly as before.
+ */
+function plainFlowList(text: string, i: number, end: number): Value[] | undefined {
+  const out: Value[] = [];
+  i += 1;
+  while (text.charCodeAt(i) === SPACE) i++;
+  if (text.charCodeAt(i) !== CLOSE) {
+    for (;;) {
+      const from = i;
+      for (; i < end; i++) {
+        const ch = text.charCodeAt(i);
+        if (ch === COMMA || ch === CLOSE) break;
+        if (ch === 91 || ch === 123 || ch === 125 || ch === HASH || ch === 34 || ch === 39 || ch === 36) return undefined; // [ { } # " ' $
+        if (ch === COLON) {
+          const next = text.charCodeAt(i + 1);
+          if (i + 1 === end || next === SPACE || next === COMMA || next === CLOSE || next === 125) return undefined;
+        }
+      }
+      if (i === end) return undefined;
+      let to = i;
+      while (to > from && text.charCodeAt(to - 1) === SPACE) to--;
+      if (to === from) return undefined;
+      const value = resolvePlain(text.slice(from, to));
+      if (value === BAIL) return undefined;
+      out.push(value);
+      if (text.charCodeAt(i) === CLOSE) break;
+      i += 1;
+      while (text.charCodeAt(i) === SPACE) i++;
+    }
+  }
+  let after = i + 1;
+  while (text.charCodeAt(after) === SPACE) after++;
+  return after === end || (text.charCodeAt(after) === HASH && after > i + 1) ? out : undefined;
 }
 
 /** `- value` at `c` in a block list (the value on the same line), or BAIL. */

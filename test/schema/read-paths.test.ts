@@ -75,6 +75,30 @@ t.test('any other finding beside an unset variable: no fast placement', async (t
   t.equal(fast?.located, undefined, 'the unknown key needs the position reader');
 });
 
+t.test('flow lists of plain scalars, read in the loop: yaml\'s data, or no answer', async (t) => {
+  const lists = [
+    '[a, b]', '[a, b]  # c', '[a,b]#c', '[ a , b ]', '[]', '[ ]', '[a, ]', '[a: b]', '[a:b]', '[a:]', '[${X}]', '[a #b]', '[a#b]',
+    '[1, true, null, ~, -2, 1.5]', '[a b, c  d]', '[space:demo/app, user:demo]', '[a, [b]]', '[a, {b: c}]', "[a, 'b']", '[a', '[a, b] x',
+    '[&a, b]', '[- a]', '[a, -b]', '[?x]',
+  ];
+  let answered = 0;
+  for (const list of lists) {
+    const text = `version: 1\nwebhooks:\n  a:\n    url: https://x.org/a\n    watched: ${list}\n`;
+    const fast = fastParse(text);
+    const doc = parseDocument(text, { uniqueKeys: true });
+    if (doc.errors.length || doc.warnings.length) {
+      t.equal(fast, undefined, `${list}: yaml refuses it, so does the fast reader`);
+      continue;
+    }
+    if (fast) {
+      answered += 1;
+      t.strictSame(fast.data, doc.toJS(), `${list}: same data as yaml`);
+    }
+    same(t, text, list, { X: 'x' });
+  }
+  t.ok(answered >= 15, `the fast reader answered for ${answered} of ${lists.length}`);
+});
+
 // Random documents in the styles people write, with texts chosen to sit on
 // the edges of YAML's rules (numbers, booleans, nulls, comments, colons).
 const TEXTS = [
