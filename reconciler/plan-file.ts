@@ -17,6 +17,8 @@ export const PLAN_SCHEMA_FILE = packagePath('schema', 'plan-file.schema.json');
 const REMAKE = 'make a new one with `robotctl plan --out`';
 
 export function planToJson(plan: Plan): string {
+  // A plan made only to be printed (PlanOptions.display) has no spec hashes: it must never be saved.
+  if (plan.actions.some((a) => 'specHash' in a && a.specHash === '')) throw new Error('internal error: a plan made for display only cannot be written as JSON');
   return `${JSON.stringify(toDocument({ ...plan, format_version: PLAN_FORMAT_VERSION }), null, 2)}\n`;
 }
 

@@ -13,11 +13,16 @@ import { diffWebhook } from './webhook-diff.js';
 export interface WebhookPlan {
   actions: WebhookAction[];
   unmanaged: UnmanagedWebhook[];
-  /** Each desired webhook's spec hash in `Object.keys(desired)` order, for the plan's desired digest (an array: a map of 50,000 names cost more than the hashes). */
+  /**
+   * Each desired webhook's spec hash in `Object.keys(desired)` order, for the
+   * plan's desired digest (an array: a map of 50,000 names cost more than the
+   * hashes); empty when `hashes` was false (the digest then makes its own).
+   */
   specHashes: string[];
 }
 
-export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>): WebhookPlan {
+/** `hashes` false: a plan only to be printed (PlanOptions.display), each action's specHash ''. */
+export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>, hashes = true): WebhookPlan {
   const ownedIds = new Set<string>();
   for (const name in owned) ownedIds.add((owned[name] as WebhookRecord).id);
   // Only owned ids are ever looked up; with no state (a first plan) there are none.
@@ -33,8 +38,8 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
     // The normal form is made once and shared by the hash, the adoption key
     // and the view; it is garbage after this turn unless a view keeps it.
     const form = normalForm(spec);
-    const specHash = webhookSpecHash(spec, form);
-    specHashes.push(specHash);
+    const specHash = hashes ? webhookSpecHash(spec, form) : '';
+    if (hashes) specHashes.push(specHash);
     // A first plan owns nothing: no lookup per webhook.
     const rec = ownedIds.size > 0 && Object.prototype.hasOwnProperty.call(owned, name) ? owned[name] : undefined;
     const hook = rec && first.get(rec.id) === name ? byId.get(rec.id) : undefined;

@@ -17,7 +17,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
   const hub = observed.hub.ok
-    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
+    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks, opts.display !== true)
     : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: [] as string[] };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];

@@ -194,6 +194,13 @@ export interface PlanOptions {
   forceUpdate?: string[];
   /** Keys the secret fingerprints in the plan's digests; the state's lineage when absent. */
   secretSalt?: string;
+  /**
+   * A plan only to be printed (plan's and diff's views, status): the planner
+   * skips the webhooks' spec hashes, which only apply and a saved or JSON plan
+   * read (a tenth of a 50,000-webhook plan), and leaves each action's
+   * specHash ''. planToJson refuses such a plan; apply never makes one.
+   */
+  display?: boolean;
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

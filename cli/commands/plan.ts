@@ -34,7 +34,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'plan', { prefetch: true });
   try {
     const observed = await session.observe();
-    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
+    // Printed only: no spec hashes (PlanOptions.display); --out and --json write them.
+    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true, display: !o.out && o.json !== true });
     if (o.out) await savePlan(resolve(io.cwd, o.out), p);
     view.show(p);
     if (o.out) view.saved(o.out, o.file);

@@ -2,7 +2,8 @@ import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
 import { desiredDigest, observationDigest } from '../../reconciler/digest.js';
 import { newState } from '../../state/file.js';
-import { config, hookOf, observation, webhook } from './plan-fixtures.js';
+import { planToJson } from '../../reconciler/plan-file.js';
+import { config, hookOf, observation, state as stateOf, webhook } from './plan-fixtures.js';
 
 // A plan's digests are computed when first read (a printed plan never pays
 // the secret fingerprints' scrypt), and are then the values an eager plan had:
@@ -37,4 +38,20 @@ t.test('a digest can be replaced before or after it is read', async (t) => {
   t.match(after.desiredDigest, /^sha256:/);
   after.desiredDigest = 'sha256:other';
   t.equal(after.desiredDigest, 'sha256:other');
+});
+
+t.test('a plan made for display: the same actions and digests without spec hashes, and never written as JSON', async (t) => {
+  const changed = webhook('c', { url: 'https://example.org/c-now' });
+  const owned = stateOf({ webhooks: { c: { id: '3', spec: webhook('c') } } });
+  const inputs = [config({ webhooks: [a, webhook('b', { url: 'https://example.org/b' }), changed] }), observation({ hooks: [hookOf('1', a), hookOf('3', webhook('c'))] }), owned] as const;
+  const full = plan(...inputs);
+  const shown = plan(...inputs, { display: true });
+  t.same(full.actions.map((x) => x.type).sort(), ['adopt', 'create', 'update'], 'an adopt, a create and an update');
+  t.ok(full.actions.every((x) => 'specHash' in x && /^[0-9a-f]{64}$/.test(x.specHash)), 'a full plan hashes every spec');
+  t.ok(shown.actions.every((x) => 'specHash' in x && x.specHash === ''), 'a display plan hashes none');
+  t.strictSame(shown.actions.map((x) => ({ ...x, specHash: '' })), full.actions.map((x) => ({ ...x, specHash: '' })), 'otherwise the same actions');
+  t.equal(shown.desiredDigest, full.desiredDigest, 'the desired digest hashes the specs itself');
+  t.equal(shown.summary.total, full.summary.total);
+  t.throws(() => planToJson(shown), /display only/, 'a display plan cannot be saved');
+  t.doesNotThrow(() => planToJson(full));
 });
