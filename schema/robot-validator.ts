@@ -10,7 +10,8 @@ import { AJV_OPTIONS, addEditorKeywords } from './ajv-options.js';
 // as it is now, else compiled here with ajv (a source checkout that has not
 // been built since the schema changed). Loaded on first use, once.
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundle (cli/build-bundle.mjs) turns load(STANDALONE_FILE) into a require it inlines.
+const load = createRequire(import.meta.url);
 export const STANDALONE_FILE = packagePath('dist', 'schema', 'robot-validator.cjs');
 
 type Standalone = ValidateFunction & { schemaText?: string };
@@ -26,7 +27,7 @@ export function robotValidator(): ValidateFunction {
 export function standalone(): ValidateFunction | undefined {
   let generated: Standalone;
   try {
-    generated = require(STANDALONE_FILE) as Standalone;
+    generated = load(STANDALONE_FILE) as Standalone;
   } catch {
     return undefined;
   }
@@ -34,7 +35,7 @@ export function standalone(): ValidateFunction | undefined {
 }
 
 export function compileNow(): ValidateFunction {
-  const { Ajv: AjvClass } = require('ajv') as { Ajv: new (o: typeof AJV_OPTIONS) => Ajv };
+  const { Ajv: AjvClass } = load('ajv') as { Ajv: new (o: typeof AJV_OPTIONS) => Ajv };
   const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;
   return addEditorKeywords(new AjvClass(AJV_OPTIONS)).compile(schema);
 }
