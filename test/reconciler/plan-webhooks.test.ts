@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { plan, PlanError } from '../../reconciler/plan.js';
 import type { Config } from '../../schema/types.js';
+import type { WatchedItem } from '../../lib/wire/hub.js';
 import type { Observation, Plan, PlanOptions } from '../../reconciler/types.js';
 import type { StateFile } from '../../state/types.js';
 import { webhookSpecHash } from '../../reconciler/hash.js';
@@ -32,6 +33,14 @@ const cases: Case[] = [
     observed: observation({ hooks: [hookOf('1', a, { watched: [...a.watched].reverse() })] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [] },
   { name: 'domains in another order still match (adopt, no update)', desired: config({ webhooks: [webhook('a', { domains: ['discussion', 'repo'] })] }),
     observed: observation({ hooks: [hookOf('1', a, { domains: ['repo', 'discussion'] })] }), state: state(), expect: ['adopt webhooks.a'] },
+  { name: 'adoption: watched items in another order still match', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a, { watched: [...a.watched].reverse() })] }), state: state(), expect: ['adopt webhooks.a'] },
+  { name: 'adoption: a watched item differing only in where its colon falls does not match', desired: config({ webhooks: [webhook('a', { watched: [{ type: 'user', name: 'alice' }] })] }),
+    observed: observation({ hooks: [hookOf('1', a, { watched: [{ type: 'user', name: 'alic' }] }), hookOf('2', a, { watched: [{ type: 'use', name: 'ralice' }] as never })] }),
+    state: state(), expect: ['create webhooks.a'] },
+  { name: 'adoption: one watched item more or less does not match', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a, { watched: [a.watched[0] as WatchedItem] }), hookOf('2', a, { watched: [...a.watched, { type: 'org', name: 'x' }] })] }),
+    state: state(), expect: ['create webhooks.a'] },
   { name: 'no domains equals all domains', desired: config({ webhooks: [webhook('a', { domains: [] })] }),
     observed: observation({ hooks: [hookOf('1', a, { domains: ['discussion', 'repo'] })] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [] },
   { name: 'url change is an update', desired: config({ webhooks: [webhook('a', { url: 'https://new.example.org/h' })] }),
