@@ -29,8 +29,7 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const byId = new Map<string, HubWebhook>();
   if (ownedIds.size > 0) for (const h of hooks) if (ownedIds.has(h.id)) byId.set(h.id, h);
   const first = firstOwners(owned);
-  const claimed = new Set<string>();
-  let index: Map<string, HubWebhook[]> | null = null;
+  let index: AdoptIndex | null = null;
   const actions: WebhookAction[] = [];
   const specHashes: string[] = [];
   for (const name of Object.keys(desired)) {
@@ -48,10 +47,10 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
       continue;
     }
     index ??= adoptIndex(hooks, ownedIds);
-    const match = findAdoptable(spec, form, index, claimed);
-    if (match) {
-      claimed.add(match.id);
-      adopt(actions, name, spec, specHash, match, rec);
+    const match = findAdoptable(spec, form, hooks, index);
+    if (match >= 0) {
+      index.claimed[match] = 1;
+      adopt(actions, name, spec, specHash, hooks[match] as HubWebhook, rec);
     } else {
       actions.push(create(name, spec, form, specHash, rec));
     }
@@ -61,8 +60,9 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
     actions.push({ type: 'delete', address: `webhooks.${name}`, name, id: rec.id, reason: 'no longer in robot.yaml' });
   }
   const unmanaged: UnmanagedWebhook[] = [];
-  for (const h of hooks) {
-    if (!claimed.has(h.id) && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
+  for (let i = 0; i < hooks.length; i++) {
+    const h = hooks[i] as HubWebhook;
+    if (index?.claimed[i] !== 1 && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
   }
   return { actions, unmanaged, specHashes };
 }
@@ -101,17 +101,28 @@ function adopt(out: WebhookAction[], name: string, spec: WebhookSpec, specHash: 
 // them by target only (the URL, or a job webhook's watched items): a cheap
 // key, and the rest is compared within the bucket, usually of one. A key of
 // every compared field cost more to build than all the comparisons it saved.
+// Hub webhooks are known by their position in the hub's list: a bucket of one
+// is that number, not an array, and a claimed one is a flag, not a set of
+// ids (50,000 of each when a fresh state adopts a large account).
 
-function adoptIndex(hooks: HubWebhook[], ownedIds: Set<string>): Map<string, HubWebhook[]> {
-  const index = new Map<string, HubWebhook[]>();
-  for (const h of hooks) {
-    if (ownedIds.has(h.id)) continue;
+interface AdoptIndex {
+  byTarget: Map<string, number | number[]>;
+  /** 1 at the position of each hub webhook a spec has adopted. */
+  claimed: Uint8Array;
+}
+
+function adoptIndex(hooks: HubWebhook[], ownedIds: Set<string>): AdoptIndex {
+  const byTarget = new Map<string, number | number[]>();
+  for (let i = 0; i < hooks.length; i++) {
+    const h = hooks[i] as HubWebhook;
+    if (ownedIds.size > 0 && ownedIds.has(h.id)) continue;
     const key = targetKey(h.url ?? null, h.url ? undefined : watchedKeys(h.watched));
-    const list = index.get(key);
-    if (list) list.push(h);
-    else index.set(key, [h]);
+    const bucket = byTarget.get(key);
+    if (bucket === undefined) byTarget.set(key, i);
+    else if (typeof bucket === 'number') byTarget.set(key, [bucket, i]);
+    else bucket.push(i);
   }
-  return index;
+  return { byTarget, claimed: new Uint8Array(hooks.length) };
 }
 
 // A URL never starts with a line feed, so the two kinds of key cannot meet.
@@ -119,19 +130,23 @@ function targetKey(url: string | null, watched: string[] | undefined): string {
   return url || `\n${(watched ?? []).join('\n')}`;
 }
 
-/** An unowned hub webhook equal to the spec in everything but enabled (the hub creates enabled). */
-function findAdoptable(spec: WebhookSpec, form: NormalForm, index: Map<string, HubWebhook[]>, claimed: Set<string>): HubWebhook | undefined {
-  if (index.size === 0) return undefined;
-  const candidates = index.get(targetKey(spec.url, form.watched));
-  if (!candidates) return undefined;
-  for (const h of candidates) {
-    if (claimed.has(h.id) || (h.jobSourceId !== undefined && h.jobSourceId !== spec.jobId)) continue;
-    if ((h.url ?? null) !== spec.url || !sameSecret(h.secret, spec.secret)) continue;
-    if (inOrder(h, form)) return h;
-    const observed = normalForm(h);
-    if (sameList(observed.watched, form.watched) && sameList(observed.domains, form.domains)) return h;
-  }
-  return undefined;
+/** The position of an unowned, unclaimed hub webhook equal to the spec in everything but enabled (the hub creates enabled), or -1. */
+function findAdoptable(spec: WebhookSpec, form: NormalForm, hooks: HubWebhook[], index: AdoptIndex): number {
+  if (index.byTarget.size === 0) return -1;
+  const bucket = index.byTarget.get(targetKey(spec.url, form.watched));
+  if (bucket === undefined) return -1;
+  if (typeof bucket === 'number') return adoptable(spec, form, hooks, index, bucket) ? bucket : -1;
+  for (const i of bucket) if (adoptable(spec, form, hooks, index, i)) return i;
+  return -1;
+}
+
+function adoptable(spec: WebhookSpec, form: NormalForm, hooks: HubWebhook[], index: AdoptIndex, i: number): boolean {
+  const h = hooks[i] as HubWebhook;
+  if (index.claimed[i] === 1 || (h.jobSourceId !== undefined && h.jobSourceId !== spec.jobId)) return false;
+  if ((h.url ?? null) !== spec.url || !sameSecret(h.secret, spec.secret)) return false;
+  if (inOrder(h, form)) return true;
+  const observed = normalForm(h);
+  return sameList(observed.watched, form.watched) && sameList(observed.domains, form.domains);
 }
 
 /**

@@ -17,6 +17,7 @@ export const DEFAULT_RECEIVER_PORT = 7860;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/** `root` is consumed: its `webhooks` mapping becomes the Config's (webhookSpecs). */
 export function buildConfig(root: Data, file: string, baseDir: string, env: NodeJS.ProcessEnv): Config {
   const apps = Object.fromEntries(entries(root.apps).map(([name, a]) => [name, appSpec(name, a, baseDir)]));
   const active = str(root.active);
@@ -47,16 +48,20 @@ export function watchedItem(item: unknown): WatchedItem {
   return { type: d.type as WatchedType, name: String(d.name) };
 }
 
-// One pass, no pairs array in between: a file may declare 50,000 webhooks.
+// One pass over the loader's own `webhooks` mapping, each value replaced by
+// its spec in place: a file may declare 50,000 webhooks, and a second
+// mapping of 50,000 names cost more than the specs (its inserts, then the
+// first one's garbage). The loader's data is never read after this.
 function webhookSpecs(v: unknown): Record<string, WebhookSpec> {
-  const out: Record<string, WebhookSpec> = {};
   const r = record(v);
-  if (!r) return out;
+  if (!r) return {};
+  const out = r as Record<string, unknown>;
   for (const name of Object.keys(r)) {
     const w = record(r[name]);
     if (w) out[name] = webhookSpec(name, w);
+    else delete out[name];
   }
-  return out;
+  return out as Record<string, WebhookSpec>;
 }
 
 /** Sorted, each once (the schema allows a repeat; the hub would keep one). */
