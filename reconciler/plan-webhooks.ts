@@ -34,25 +34,26 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const specHashes: string[] = [];
   for (const name of Object.keys(desired)) {
     const spec = desired[name] as WebhookSpec;
-    // The normal form is made once and shared by the hash, the adoption key
-    // and the view; it is garbage after this turn unless a view keeps it.
-    const form = normalForm(spec);
-    const specHash = hashes ? webhookSpecHash(spec, form) : '';
+    // The normal form is made once, when something needs it, and shared by the
+    // hash, the adoption key and the view; a printed plan adopting a webhook
+    // the hub echoes as written needs none.
+    let form: NormalForm | undefined;
+    const specHash = hashes ? webhookSpecHash(spec, (form = normalForm(spec))) : '';
     if (hashes) specHashes.push(specHash);
     // A first plan owns nothing: no lookup per webhook.
     const rec = ownedIds.size > 0 && Object.prototype.hasOwnProperty.call(owned, name) ? owned[name] : undefined;
     const hook = rec && first.get(rec.id) === name ? byId.get(rec.id) : undefined;
     if (rec && hook) {
-      for (const a of diffWebhook(name, spec, specHash, hook, rec, form)) actions.push(a);
+      for (const a of diffWebhook(name, spec, specHash, hook, rec, form ?? normalForm(spec))) actions.push(a);
       continue;
     }
     index ??= adoptIndex(hooks, ownedIds);
-    const match = findAdoptable(spec, form, hooks, index);
+    const match = findAdoptable(spec, hooks, index);
     if (match >= 0) {
       index.claimed[match] = 1;
       adopt(actions, name, spec, specHash, hooks[match] as HubWebhook, rec);
     } else {
-      actions.push(create(name, spec, form, specHash, rec));
+      actions.push(create(name, spec, form ?? normalForm(spec), specHash, rec));
     }
   }
   for (const [name, rec] of Object.entries(owned)) {
@@ -131,38 +132,38 @@ function targetKey(url: string | null, watched: string[] | undefined): string {
 }
 
 /** The position of an unowned, unclaimed hub webhook equal to the spec in everything but enabled (the hub creates enabled), or -1. */
-function findAdoptable(spec: WebhookSpec, form: NormalForm, hooks: HubWebhook[], index: AdoptIndex): number {
+function findAdoptable(spec: WebhookSpec, hooks: HubWebhook[], index: AdoptIndex): number {
   if (index.byTarget.size === 0) return -1;
-  const bucket = index.byTarget.get(targetKey(spec.url, form.watched));
+  const bucket = index.byTarget.get(targetKey(spec.url, spec.url ? undefined : watchedKeys(spec.watched)));
   if (bucket === undefined) return -1;
-  if (typeof bucket === 'number') return adoptable(spec, form, hooks, index, bucket) ? bucket : -1;
-  for (const i of bucket) if (adoptable(spec, form, hooks, index, i)) return i;
+  if (typeof bucket === 'number') return adoptable(spec, hooks, index, bucket) ? bucket : -1;
+  for (const i of bucket) if (adoptable(spec, hooks, index, i)) return i;
   return -1;
 }
 
-function adoptable(spec: WebhookSpec, form: NormalForm, hooks: HubWebhook[], index: AdoptIndex, i: number): boolean {
+function adoptable(spec: WebhookSpec, hooks: HubWebhook[], index: AdoptIndex, i: number): boolean {
   const h = hooks[i] as HubWebhook;
   if (index.claimed[i] === 1 || (h.jobSourceId !== undefined && h.jobSourceId !== spec.jobId)) return false;
   if ((h.url ?? null) !== spec.url || !sameSecret(h.secret, spec.secret)) return false;
-  if (inOrder(h, form)) return true;
+  if (echoedAsWritten(h, spec)) return true;
   const observed = normalForm(h);
+  const form = normalForm(spec);
   return sameList(observed.watched, form.watched) && sameList(observed.domains, form.domains);
 }
 
 /**
  * The hub usually answers with the watched items and domains as they were
- * created, already in normal form: then they are compared item by item, with
- * no normal form (two lists and a string per item) made for each of 50,000
+ * created from this spec: the same lists in the same order have the same
+ * normal form, so they are compared item by item, with no normal form (two
+ * lists and a string per item) made on either side for each of 50,000
  * candidates. False only means "compare the normal forms".
  */
-function inOrder(h: HubWebhook, form: NormalForm): boolean {
-  if (h.watched.length !== form.watched.length || h.domains.length !== form.domains.length) return false;
-  for (let i = 0; i < h.domains.length; i++) if (h.domains[i] !== form.domains[i]) return false;
+function echoedAsWritten(h: HubWebhook, spec: WebhookSpec): boolean {
+  if (h.watched.length !== spec.watched.length || !sameList(h.domains, spec.domains)) return false;
   for (let i = 0; i < h.watched.length; i++) {
-    const item = h.watched[i] as HubWebhook['watched'][number];
-    const key = form.watched[i] as string;
-    const t = item.type.length;
-    if (key.length !== t + 1 + item.name.length || key.charCodeAt(t) !== 58 || !key.startsWith(item.type) || !key.endsWith(item.name)) return false;
+    const a = h.watched[i] as HubWebhook['watched'][number];
+    const b = spec.watched[i] as WebhookSpec['watched'][number];
+    if (a.type !== b.type || a.name !== b.name) return false;
   }
   return true;
 }
