@@ -1,5 +1,5 @@
 import { useColor, type Io } from '../../lib/io.js';
-import type { Action, Plan } from '../../reconciler/types.js';
+import { isWebhookAction, type Action, type Plan } from '../../reconciler/types.js';
 import { palette } from './format.js';
 import type { ViewType } from './view-type.js';
 
@@ -27,16 +27,25 @@ export interface Drifted {
 
 export function driftedResources(p: Plan): Drifted[] {
   const out: Drifted[] = [];
-  const by = new Map<string, Drifted>();
+  // Webhooks by name (robot.yaml's keys, whose hashes V8 already has; an
+  // address is a new string to hash), robot resources by address.
+  const hooks = new Map<string, Drifted>();
+  const robots = new Map<string, Drifted>();
   let last: Drifted | undefined;
   for (const a of p.actions) {
     const action: Drifted['actions'][number] = a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason };
     // A resource's actions are usually next to each other (adopt, then enable): no lookup for those.
-    let entry = last?.address === a.address ? last : by.get(a.address);
+    let entry = last?.address === a.address ? last : undefined;
     if (!entry) {
-      entry = { address: a.address, actions: [] };
-      by.set(a.address, entry);
-      out.push(entry);
+      const webhook = isWebhookAction(a);
+      const by = webhook ? hooks : robots;
+      const key = webhook ? a.name : a.address;
+      entry = by.get(key);
+      if (!entry) {
+        entry = { address: a.address, actions: [] };
+        by.set(key, entry);
+        out.push(entry);
+      }
     }
     entry.actions.push(action);
     last = entry;

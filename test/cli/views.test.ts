@@ -6,6 +6,7 @@ import type { Config } from '../../schema/types.js';
 import type { StateFile } from '../../state/types.js';
 import type { Observation, Plan } from '../../reconciler/types.js';
 import { renderState, stateJson } from '../../cli/views/state-view.js';
+import { driftedResources, renderDiff } from '../../cli/views/diff-view.js';
 import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from '../reconciler/plan-fixtures.js';
 
 // The human and JSON views of `robotctl status` and `robotctl state show`,
@@ -76,4 +77,24 @@ t.test('state show: owned webhooks and apps, the lock holder, never a secret', a
   t.equal(json.format_version, '1.0');
   t.equal(json.lock, null);
   t.equal(json.state.webhooks.redeploy?.id, 'wh1');
+});
+
+t.test('diff: each drifted resource once, its actions together, whether or not the plan lists them side by side', async (t) => {
+  const quiet = webhook('quiet', { enabled: false });
+  const a = app('a_app');
+  const b = app('b_app');
+  const c = config({ webhooks: [quiet, webhook('fresh', { url: 'https://example.org/fresh' })], apps: [a, b], active: 'a_app', robots: [{ name: 'desk' }] });
+  const p = plan(c, observation({ hooks: [hookOf('q1', quiet, { disabled: false })], robots: { desk: robotObs() } }), state(), { display: true });
+  const order = p.actions.map((x) => `${x.type} ${x.address}`);
+  const install = order.indexOf('install robots.desk.apps.a_app');
+  const start = order.indexOf('start robots.desk.apps.a_app');
+  t.ok(install >= 0 && start > install + 1, `a_app's install and start are apart in the plan (${order.join('; ')})`);
+  const drifted = driftedResources(p);
+  t.same(drifted.map((d) => [d.address, d.actions.map((x) => x.type)]), [
+    ['webhooks.quiet', ['adopt', 'disable']],
+    ['webhooks.fresh', ['create']],
+    ['robots.desk.apps.a_app', ['install', 'start']],
+    ['robots.desk.apps.b_app', ['install']],
+  ]);
+  t.match(renderDiff(p, false), /^Drift detected in 4 resources:\n {2}webhooks\.quiet: adopt \(.*\), disable \(.*\)\n/);
 });
