@@ -1,5 +1,5 @@
 import type { Dispatcher } from './undici.js';
-import { exchange, ExchangeTimeout, type Answer } from './exchange.js';
+import { exchange, ExchangeTimeout, type Answer } from '../../lib/http-exchange.js';
 import { DaemonError, codeFor } from './errors.js';
 import { networkFailure, statusFailure } from '../../lib/retry.js';
 
@@ -59,7 +59,7 @@ export async function daemonRequest<T>(agent: Dispatcher, baseUrl: string, path:
     if (opts.signal?.aborted) throw err;
     throw networkError(err, baseUrl, err instanceof ExchangeTimeout);
   }
-  const text = res.text;
+  const text = res.body.toString('utf8');
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

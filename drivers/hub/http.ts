@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { Agent } from './undici.js';
+import { exchange } from '../../lib/http-exchange.js';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';
 import { errorCode, networkFailure, realClock, retrying, statusFailure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
@@ -120,12 +121,10 @@ export class HubHttp {
     let body: string | Buffer | undefined = req.body;
     if (req.json !== undefined) { body = JSON.stringify(req.json); headers['content-type'] = 'application/json'; }
     else if (body !== undefined) headers['content-type'] = req.contentType ?? 'application/octet-stream';
-    const res = await this.agent.request({
-      origin, path, method: req.method as Dispatcher.HttpMethod, headers, body, signal: req.signal,
-      headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs,
+    const res = await exchange(this.agent, {
+      origin, path, method: req.method as Dispatcher.HttpMethod, headers, body, signal: req.signal, phaseTimeoutMs: this.opts.timeoutMs,
     });
-    const buf = Buffer.from(await res.body.arrayBuffer());
-    return { status: res.statusCode, headers: res.headers, body: buf };
+    return { status: res.statusCode, headers: res.headers, body: res.body };
   }
 
   private httpError(req: HttpRequest, res: HttpResponse): HubError {
