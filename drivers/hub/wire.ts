@@ -13,9 +13,16 @@ function parseWatchedItem(v: unknown): WatchedItem {
   if (!o || typeof o.type !== 'string' || typeof o.name !== 'string') throw bad('watched item without type/name');
   if (!(WATCHED_TYPES as readonly string[]).includes(o.type)) throw bad(`unknown watched type ${o.type}`);
   // The hub's own {type, name} is kept when it has nothing else: a list of
-  // 50,000 webhooks is not copied item by item.
-  if (Object.keys(o).length === 2) return o as WatchedItem;
+  // 50,000 webhooks is not copied item by item (nor an array of its keys made per item).
+  if (twoKeys(o)) return o as WatchedItem;
   return { type: o.type as WatchedType, name: o.name };
+}
+
+/** Exactly two enumerable keys (type and name, checked before): for…in counts them without an array. */
+function twoKeys(o: object): boolean {
+  let n = 0;
+  for (const _ in o) if (++n > 2) return false;
+  return n === 2;
 }
 
 function parseDomain(v: unknown): WebhookDomain {
