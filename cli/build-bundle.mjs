@@ -87,7 +87,7 @@ const result = await esbuild.build({
   // the bundle's is in the same dist/ folder, so both resolve as before.
   define: { 'import.meta.url': '__robotctlBundleUrl' },
   banner: { js: 'const __robotctlBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [lazyChildProcess(), serverLibsFromTheirBundle(), yamlFromTheBundle(), undiciPartsInTheBundle(), validatorInTheBundle()],
+  plugins: [lazyChildProcess(), serverLibsFromTheirBundle(), yamlFromTheBundle(), undiciPartsInTheBundle(), validatorInTheBundle(), lazyHttp2ForUndici()],
   metafile: true,
   logLevel: 'warning',
 });
@@ -175,6 +175,31 @@ function validatorInTheBundle() {
         const text = readFileSync(args.path, 'utf8');
         const contents = text.replace('= load(STANDALONE_FILE)', '= require("./robot-validator.cjs")');
         if (contents === text) throw new Error(`build: ${args.path} no longer loads STANDALONE_FILE as validatorInTheBundle expects`);
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * undici's HTTP/2 client (in the bundle with its dispatchers) requires
+ * node:http2 when it loads, for a few header-name constants: node:http2 and
+ * node:tls, about 15 ms of every plan, diff and apply, which speak HTTP/1.1
+ * (undici offers h2 only with allowH2, which robotctl never sets). Here
+ * http2 is an object with node:http2's constants, taken at build time, and a
+ * connect() that requires the real module on first use.
+ */
+function lazyHttp2ForUndici() {
+  const eager = "http2 = require('node:http2')";
+  const constants = JSON.stringify(require('node:http2').constants);
+  return {
+    name: 'lazy-http2-for-undici',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const lazy = `http2 = { constants: ${constants}, connect: (...args) => require('node:http2').connect(...args) }`;
+        const contents = text.replace(eager, lazy);
+        if (contents === text) throw new Error(`build: ${args.path} no longer loads node:http2 as lazyHttp2ForUndici expects`);
         return { contents, loader: 'js' };
       });
     },
