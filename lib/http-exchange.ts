@@ -4,11 +4,12 @@ import type { Dispatcher } from 'undici';
 // One HTTP exchange through an undici dispatcher, the whole answer kept:
 // undici's dispatch() with a handler, no Readable for the body, no
 // per-request AbortSignal.timeout()/AbortSignal.any(). Both drivers send
-// through it, each with its own dispatcher (this file opens no connection). A daemon answers small JSON documents, and a drift check of
-// 1,000 robots makes 2,000 of these: in its profile undici's request() API
-// and the body stream were about a tenth of the CLI's CPU, the two signals a
-// few percent more. The hub answers one 15 MB list for 50,000 webhooks: its
-// 230 chunks through a Readable were about 80 ms of a diff.
+// through it, each with its own dispatcher (this file opens no connection).
+// A daemon answers small JSON documents, and a drift check of 1,000 robots
+// makes 2,000 of these: in its profile undici's request() API and the body
+// stream were about a tenth of the CLI's CPU, the two signals a few percent
+// more. The hub answers one 15 MB list for 50,000 webhooks: its 230 chunks
+// through a Readable were about 80 ms of a diff.
 //
 // The promise settles once: with the answer, with an ExchangeTimeout when
 // `timeoutMs` passes first, or with the caller's abort reason, whichever is

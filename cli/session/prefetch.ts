@@ -14,7 +14,10 @@ import { readHubEndpoint } from '../../state/spec.js';
 // anyway. Only those read-only commands prefetch: apply lists after it holds
 // the state lock, so that what it observes is never older than the state it
 // read. The list is used only when the loaded file names the same hub
-// (checked by the session), and never for a second observation.
+// (checked by the session), and never for a second observation. The token
+// goes only to the hub HF_ENDPOINT or the file's hub.endpoint names, where
+// the command would send it anyway, even if the rest of the file turns out
+// to be invalid; an endpoint written with ${VAR} waits for the loader.
 
 const WIRE_WAIT_MS = 100;
 
