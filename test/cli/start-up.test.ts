@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedHub } from '../helpers/servers.js';
@@ -90,4 +90,14 @@ t.test('plan from the bundle loads none of undici\'s files: the parts the driver
   t.equal(r.code, 2, 'one webhook to create, through the bundled agent');
   t.same(r.modules.filter((m) => m.includes('/node_modules/undici/')), [], 'nothing of undici from node_modules');
   t.same(r.modules.filter(yamlLib), [], 'no yaml either');
+});
+
+t.test('the bundles are ASCII: Node reads them on its fast path, as one-byte strings', async (t) => {
+  const bundles = ['robotctl.cjs', 'robotctl-servers.cjs', 'robotctl-control.cjs'].map((f) => join(repoRoot, 'dist', f)).filter((f) => existsSync(f));
+  t.ok(bundles.length > 0 || !existsSync(join(repoRoot, 'node_modules', 'esbuild')), 'the build made its bundles');
+  for (const file of bundles) {
+    const text = readFileSync(file, 'latin1');
+    const at = text.search(/[^\x00-\x7f]/);
+    t.equal(at, -1, `${file}: ${at < 0 ? 'ASCII' : `a non-ASCII byte near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`}`);
+  }
 });
