@@ -26,14 +26,22 @@ export interface Drifted {
 }
 
 export function driftedResources(p: Plan): Drifted[] {
-  const out: Drifted[] = [];
+  return byResource<Drifted['actions'][number]>(p.actions, (a) => (a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason }));
+}
+
+/**
+ * Each resource once, in the order of its first action, with what `item`
+ * makes of each of its actions: the JSON's objects, or the text's words (no
+ * object per action on the way to 10,000 lines).
+ */
+function byResource<T>(actions: Action[], item: (a: Action) => T): { address: string; actions: T[] }[] {
+  const out: { address: string; actions: T[] }[] = [];
   // Webhooks by name (robot.yaml's keys, whose hashes V8 already has; an
   // address is a new string to hash), robot resources by address.
-  const hooks = new Map<string, Drifted>();
-  const robots = new Map<string, Drifted>();
-  let last: Drifted | undefined;
-  for (const a of p.actions) {
-    const action: Drifted['actions'][number] = a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason };
+  const hooks = new Map<string, { address: string; actions: T[] }>();
+  const robots = new Map<string, { address: string; actions: T[] }>();
+  let last: { address: string; actions: T[] } | undefined;
+  for (const a of actions) {
     // A resource's actions are usually next to each other (adopt, then enable): no lookup for those.
     let entry = last?.address === a.address ? last : undefined;
     if (!entry) {
@@ -47,7 +55,7 @@ export function driftedResources(p: Plan): Drifted[] {
         out.push(entry);
       }
     }
-    entry.actions.push(action);
+    entry.actions.push(item(a));
     last = entry;
   }
   return out;
@@ -55,12 +63,12 @@ export function driftedResources(p: Plan): Drifted[] {
 
 export function renderDiff(p: Plan, color: boolean): string {
   const c = palette(color);
-  const drifted = driftedResources(p);
+  const drifted = byResource(p.actions, (a) => `${a.type} (${a.reason})`);
   const lines: string[] = [];
   if (drifted.length === 0) lines.push(c.ok('No drift: the hub and robots match robot.yaml.'));
   else {
     lines.push(c.warn(`Drift detected in ${drifted.length} resource${drifted.length === 1 ? '' : 's'}:`));
-    for (const d of drifted) lines.push(`  ${d.address}: ${d.actions.map((a) => `${a.type} (${a.reason})`).join(', ')}`);
+    for (const d of drifted) lines.push(`  ${d.address}: ${d.actions.length === 1 ? d.actions[0] : d.actions.join(', ')}`);
   }
   if (p.unmanaged.webhooks.length + p.unmanaged.apps.length > 0) {
     lines.push('', `Not managed by this file (left alone): ${p.unmanaged.webhooks.length} webhook(s), ${p.unmanaged.apps.length} app(s).`);
