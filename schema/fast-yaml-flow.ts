@@ -52,14 +52,24 @@ export function inlineValue(s: string, i: number, ctx: Context, path: Segment[],
     ctx.plain = false;
     return v;
   }
-  const hash = s.indexOf(' #', i);
-  let end = hash < 0 ? s.length : hash;
-  while (s.charCodeAt(end - 1) === 32) end--;
-  const text = s.slice(i, end);
-  // `a: b: c` or a key-looking item: a mapping the fast reader does not take.
-  if (text.includes(': ') || text.endsWith(':')) return BAIL;
   ctx.plain = true;
-  return resolvePlain(text);
+  return plainScalar(s, i, s.length);
+}
+
+/**
+ * The plain scalar written from `s[at]` to `end` (the line's end) or to a
+ * comment (` #`), resolved; BAIL for `a: b: c` or a key-looking value
+ * (`a: b:`), mappings the fast reader does not take.
+ */
+export function plainScalar(s: string, at: number, end: number): Value | Bail {
+  let stop = end;
+  for (let i = at; i < end; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 35 && s.charCodeAt(i - 1) === 32) { stop = i; break; } // ` #`
+    if (ch === 58 && (i + 1 === end || s.charCodeAt(i + 1) === 32)) return BAIL; // `: ` or a final `:`
+  }
+  while (s.charCodeAt(stop - 1) === 32) stop--;
+  return resolvePlain(s.slice(at, stop));
 }
 
 /** After a value ending before `s[i]`: only spaces, then nothing or a comment that a space opens. */

@@ -88,10 +88,13 @@ export function skipSpaces(s: string, i: number): number {
   return i;
 }
 
-/** The colon ending a block key written from `s[from]`: the first `:` followed by a space or the end of the line; -1 if none. */
-export function keyColon(s: string, from = 0): number {
-  for (let i = s.indexOf(':', from); i >= 0; i = s.indexOf(':', i + 1)) {
-    if (i + 1 === s.length || s[i + 1] === ' ') return i;
+/**
+ * The colon ending a block key written from `s[from]`: the first `:` before
+ * `end` (the line's end) followed by a space or by `end`; -1 if none.
+ */
+export function keyColon(s: string, from = 0, end = s.length): number {
+  for (let i = s.indexOf(':', from); i >= 0 && i < end; i = s.indexOf(':', i + 1)) {
+    if (i + 1 === end || s.charCodeAt(i + 1) === 32) return i;
   }
   return -1;
 }

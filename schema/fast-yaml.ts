@@ -1,5 +1,5 @@
-import { BAIL, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
-import { inlineValue, noteDollar, type Context, type Dollar } from './fast-yaml-flow.js';
+import { BAIL, keyColon, plainKey, quoted, resolvePlain, skipSpaces, type Bail, type Value } from './fast-yaml-scalar.js';
+import { inlineValue, noteDollar, plainScalar, type Context, type Dollar } from './fast-yaml-flow.js';
 import { MAX_DEPTH } from './depth.js';
 import type { Segment } from './yaml-doc.js';
 
@@ -14,10 +14,11 @@ import type { Segment } from './yaml-doc.js';
 //
 // It runs once per line of the file (300,000 lines for 50,000 webhooks)
 // before V8 has optimised anything, so the usual line, `key: plain value` or
-// `key:`, is read in the loop itself by index into the text: no slice of the
-// line, no call per step, no object per nesting level; so is a flow list of
-// plain scalars (`watched: [space:alice/app, user:alice]`). Other quoted and
-// flow values and list items go to the line readers of fast-yaml-flow.ts.
+// `key:`, is read by index into the text (keyColon and plainScalar, which
+// the line readers share): no slice of the line, no object per nesting
+// level; so is a flow list of plain scalars (`watched: [space:alice/app,
+// user:alice]`). Other quoted and flow values and list items go to the line
+// readers of fast-yaml-flow.ts.
 
 export interface FastParse {
   data: { [key: string]: Value };
@@ -106,9 +107,8 @@ export function fastParse(text: string): FastParse | undefined {
       if (key === BAIL) return undefined;
       colon = lineStart + ctx.end;
     } else {
-      colon = text.indexOf(':', c);
-      while (colon >= 0 && colon < end && colon + 1 !== end && text.charCodeAt(colon + 1) !== SPACE) colon = text.indexOf(':', colon + 1);
-      if (colon < 0 || colon >= end) return undefined;
+      colon = keyColon(text, c, end);
+      if (colon < 0) return undefined;
       key = plainKey(text.slice(c, colon));
       if (key === BAIL) return undefined;
     }
@@ -134,16 +134,7 @@ export function fastParse(text: string): FastParse | undefined {
       noteDollar(ctx, at - lineStart, node, key, path, value, ctx.plain);
       continue;
     }
-    // A plain scalar, to the line's end or a comment (` #`). `a: b: c` and a
-    // key-looking value (`a: b:`) are mappings the fast reader does not take.
-    let stop = end;
-    for (let i = at; i < end; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === HASH && text.charCodeAt(i - 1) === SPACE) { stop = i; break; }
-      if (ch === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return undefined;
-    }
-    while (text.charCodeAt(stop - 1) === SPACE) stop--;
-    const value = resolvePlain(text.slice(at, stop));
+    const value = plainScalar(text, at, end);
     if (value === BAIL) return undefined;
     node[key] = value;
     noteDollar(ctx, at - lineStart, node, key, path, value, true);
