@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
-import { WATCHED_TYPES, type WatchedItem, type WatchedType, type WebhookDomain } from '../lib/wire/hub.js';
+import { watchedTypeBefore, type WatchedItem, type WatchedType, type WebhookDomain } from '../lib/wire/hub.js';
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
 import { durationMs } from '../lib/duration.js';
@@ -41,7 +41,7 @@ export function watchedItem(item: unknown): WatchedItem {
   if (typeof item === 'string') {
     const colon = item.indexOf(':');
     // The type as the shared constant: no five-letter copy per item of 50,000 webhooks.
-    const type = WATCHED_TYPES.find((t) => t.length === colon && item.startsWith(t)) ?? item.slice(0, colon);
+    const type = watchedTypeBefore(item, colon) ?? item.slice(0, colon);
     return { type: type as WatchedType, name: item.slice(colon + 1) };
   }
   const d = record(item) ?? {};

@@ -1,4 +1,4 @@
-import { WATCHED_TYPES } from '../lib/wire/hub.js';
+import { WATCHED_TYPES, watchedTypeBefore } from '../lib/wire/hub.js';
 import { didYouMean } from './did-you-mean.js';
 import { entries, exactlyOne, has, httpUrlProblem, record, type Data } from './rules-util.js';
 import { fleetFindings } from './rules-fleet.js';
@@ -60,7 +60,7 @@ export function shortWatchedProblem(item: string): string | undefined {
   // The usual item (`space:alice/app`), settled without slicing it: a known
   // type, then a printable ASCII character, so the name is not blank.
   const next = item.charCodeAt(colon + 1);
-  if (next > 32 && next < 127 && WATCHED_TYPES.some((t) => t.length === colon && item.startsWith(t))) return undefined;
+  if (next > 32 && next < 127 && watchedTypeBefore(item, colon)) return undefined;
   if (colon < 0) return `'${item}' must be type:name, e.g. space:alice/hello_app or user:alice`;
   const type = item.slice(0, colon);
   if (!(WATCHED_TYPES as readonly string[]).includes(type)) {

@@ -5,6 +5,11 @@
 export const WATCHED_TYPES = ['dataset', 'model', 'space', 'org', 'user'] as const;
 export type WatchedType = (typeof WATCHED_TYPES)[number];
 
+/** The known type that `item` (`type:name`, its colon at `colon`) starts with, as the shared constant; else undefined. */
+export function watchedTypeBefore(item: string, colon: number): WatchedType | undefined {
+  return WATCHED_TYPES.find((t) => t.length === colon && item.startsWith(t));
+}
+
 export const WEBHOOK_DOMAINS = ['repo', 'discussion'] as const;
 export type WebhookDomain = (typeof WEBHOOK_DOMAINS)[number];
 
