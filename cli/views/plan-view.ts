@@ -107,12 +107,12 @@ function webhookLines(a: WebhookAction, paint: Painter, line: (text: string) => 
 }
 
 // The field names padded to 8, as the update lines pad theirs. Once per
-// webhook to create (10,000 in a large plan): the lists are joined as they
-// are, where show() would copy them through String first.
+// webhook to create (10,000 in a large plan): the lists, already strings,
+// go to listText as they are, where show() copies unknown ones through String.
 function viewLines(v: WebhookView, line: (text: string) => void): void {
   line(v.url !== null ? `      url      = ${show(v.url)}` : `      job_id   = ${show(v.jobId)}`);
-  line(`      watched  = [${v.watched.join(', ')}]`);
-  line(`      domains  = ${v.domains.length === 0 ? 'all' : `[${v.domains.join(', ')}]`}`);
+  line(`      watched  = ${listText(v.watched)}`);
+  line(`      domains  = ${v.domains.length === 0 ? 'all' : listText(v.domains)}`);
   line(`      secret   = ${v.hasSecret ? SENSITIVE : 'none'}`);
   line(`      enabled  = ${String(v.enabled)}`);
 }
@@ -153,9 +153,14 @@ function groupByRobot(actions: RobotAction[]): Map<string, RobotAction[]> {
 
 function show(v: unknown): string {
   if (v === null || v === undefined) return 'none';
-  if (Array.isArray(v)) return `[${v.map(String).join(', ')}]`;
+  if (Array.isArray(v)) return listText(v.map(String));
   if (typeof v === 'string' && v.startsWith('(')) return v; // markers like (sensitive) stay bare
   return JSON.stringify(v);
+}
+
+/** A list as the plan prints it: `[a, b]`. */
+function listText(items: readonly string[]): string {
+  return `[${items.join(', ')}]`;
 }
 
 function painter(color: boolean): Painter {
