@@ -144,7 +144,7 @@ function yamlFromTheBundle() {
  * undici's errors by code, never by class, so the two copies never meet.
  */
 function undiciPartsInTheBundle() {
-  const parts = /\b(?:part|load)\('(undici\/lib\/(?:dispatcher|api)\/[a-z-]+\.js)'\)/g;
+  const parts = /\b(?:part|load)\('(undici\/lib\/dispatcher\/[a-z-]+\.js)'\)/g;
   return {
     name: 'undici-parts-in-the-bundle',
     setup(b) {

@@ -29,18 +29,23 @@ export function driftedResources(p: Plan): Drifted[] {
   return byResource<Drifted['actions'][number]>(p.actions, (a) => (a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason }));
 }
 
+interface Resource<T> {
+  address: string;
+  actions: T[];
+}
+
 /**
  * Each resource once, in the order of its first action, with what `item`
  * makes of each of its actions: the JSON's objects, or the text's words (no
  * object per action on the way to 10,000 lines).
  */
-function byResource<T>(actions: Action[], item: (a: Action) => T): { address: string; actions: T[] }[] {
-  const out: { address: string; actions: T[] }[] = [];
+function byResource<T>(actions: Action[], item: (a: Action) => T): Resource<T>[] {
+  const out: Resource<T>[] = [];
   // Webhooks by name (robot.yaml's keys, whose hashes V8 already has; an
   // address is a new string to hash), robot resources by address.
-  const hooks = new Map<string, { address: string; actions: T[] }>();
-  const robots = new Map<string, { address: string; actions: T[] }>();
-  let last: { address: string; actions: T[] } | undefined;
+  const hooks = new Map<string, Resource<T>>();
+  const robots = new Map<string, Resource<T>>();
+  let last: Resource<T> | undefined;
   for (const a of actions) {
     // A resource's actions are usually next to each other (adopt, then enable): no lookup for those.
     let entry = last?.address === a.address ? last : undefined;
