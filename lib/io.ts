@@ -12,14 +12,32 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    out: (t) => { process.stdout.write(t); },
-    err: (t) => { process.stderr.write(t); },
+    out: writerTo(process.stdout),
+    err: writerTo(process.stderr),
     isTTY: Boolean(process.stdout.isTTY),
     // A getter: the first touch of process.stdin builds its stream (a few ms
     // of start-up), and only commands that may prompt ask.
     get stdinIsTTY() { return Boolean(process.stdin.isTTY); },
     env: process.env,
     cwd: process.cwd(),
+  };
+}
+
+// A reader that goes away (`robotctl plan | head`) makes the next write fail
+// with EPIPE, emitted as an 'error' event that would otherwise crash the
+// process with a stack trace. The output is dropped from then on and the
+// command goes on to its own end and exit code: an apply is never cut short
+// half-way because its reader closed.
+const guarded = new WeakSet<NodeJS.WriteStream>();
+const closed = new WeakSet<NodeJS.WriteStream>();
+
+function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
+  return (text) => {
+    if (!guarded.has(stream)) {
+      guarded.add(stream);
+      stream.on('error', () => { closed.add(stream); });
+    }
+    if (!closed.has(stream)) stream.write(text);
   };
 }
 
