@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { AJV_OPTIONS, addEditorKeywords } from '../dist/schema/ajv-options.js';
+import { AJV_OPTIONS, addEditorKeywords, schemaToCompile } from '../dist/schema/ajv-options.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'schema', 'robot-validator.cjs');
@@ -18,7 +18,7 @@ const inputs = ['schema/robot.schema.json', 'schema/compile-validator.mjs', 'dis
 if (outputsFresh([out], inputs.map((f) => join(root, f)))) process.exit(0);
 const schemaText = readFileSync(join(root, 'schema', 'robot.schema.json'), 'utf8');
 const ajv = addEditorKeywords(new Ajv({ ...AJV_OPTIONS, code: { source: true } }));
-const validate = ajv.compile(JSON.parse(schemaText));
+const validate = ajv.compile(schemaToCompile(JSON.parse(schemaText)));
 const code = `${appendInPlace(standaloneCode.default(ajv, validate))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, code);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { packagePath } from '../lib/paths.js';
 import { SCHEMA_FILE } from './schema-file.js';
-import { AJV_OPTIONS, addEditorKeywords } from './ajv-options.js';
+import { AJV_OPTIONS, addEditorKeywords, schemaToCompile } from './ajv-options.js';
 
 // The compiled robot.schema.json validator: the standalone code generated at
 // build time (schema/compile-validator.mjs) when it was made from the schema
@@ -37,5 +37,5 @@ export function standalone(): ValidateFunction | undefined {
 export function compileNow(): ValidateFunction {
   const { Ajv: AjvClass } = load('ajv') as { Ajv: new (o: typeof AJV_OPTIONS) => Ajv };
   const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;
-  return addEditorKeywords(new AjvClass(AJV_OPTIONS)).compile(schema);
+  return addEditorKeywords(new AjvClass(AJV_OPTIONS)).compile(schemaToCompile(schema));
 }

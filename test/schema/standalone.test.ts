@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { STANDALONE_FILE, compileNow, standalone } from '../../schema/robot-validator.js';
+import { schemaToCompile } from '../../schema/ajv-options.js';
 
 // The validator generated at build time (npm run build) must judge every file
 // exactly as ajv compiling the schema now does: same verdict, same errors.
@@ -44,4 +45,23 @@ t.test('errors gathered from referenced schemas: the same list, appended in plac
   t.equal(JSON.stringify(built?.errors ?? null), JSON.stringify(fresh.errors ?? null));
   t.ok((built?.errors?.length ?? 0) > 200, 'many errors, from many calls of the webhook schema');
   t.notMatch(readFileSync(STANDALONE_FILE, 'utf8'), /vErrors\.concat\(/, 'the build rewrote the concatenations');
+});
+
+t.test('the key choices (url or job_id, source or path) are left to rules.ts, all else compiled as written', async (t) => {
+  const schema = JSON.parse(readFileSync(join(here, '..', '..', 'schema', 'robot.schema.json'), 'utf8')) as Record<string, unknown>;
+  const compiled = schemaToCompile(schema);
+  t.notMatch(JSON.stringify(compiled), /"oneOf"/, 'no key choice compiled');
+  const defs = (s: Record<string, unknown>) => s.definitions as Record<string, Record<string, unknown>>;
+  const { oneOf: webhookChoice, ...webhookRest } = defs(schema).webhook as Record<string, unknown>;
+  t.same(webhookChoice, [{ required: ['url'] }, { required: ['job_id'] }], 'the file still has it, for editors');
+  t.same(defs(compiled).webhook, webhookRest, 'the webhook schema is otherwise the same');
+  const { definitions: _a, ...topCompiled } = compiled;
+  const { definitions: _b, ...topSchema } = schema;
+  t.same(topCompiled, topSchema);
+  // A oneOf that says more than "one of these keys" is compiled.
+  const other = { oneOf: [{ required: ['a'], properties: { a: { type: 'string' } } }, { required: ['b'] }] };
+  t.same(schemaToCompile(other), other);
+  // Both keys: the schema passes it, the rules do not (tested with its message in the invalid fixtures).
+  const both = { version: 1, webhooks: { h: { url: 'https://x.org', job_id: 'j', watched: ['user:a'] } } };
+  t.equal(built?.(both), true);
 });
