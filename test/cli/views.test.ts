@@ -97,4 +97,7 @@ t.test('diff: each drifted resource once, its actions together, whether or not t
     ['robots.desk.apps.b_app', ['install']],
   ]);
   t.match(renderDiff(p, false), /^Drift detected in 4 resources:\n {2}webhooks\.quiet: adopt \(.*\), disable \(.*\)\n/);
+  // The text groups as the JSON does, line for line.
+  const expected = drifted.map((d) => `  ${d.address}: ${d.actions.map((x) => `${x.type} (${x.reason})`).join(', ')}`);
+  t.same(renderDiff(p, false).split('\n').slice(1, 1 + drifted.length), expected);
 });

@@ -7,7 +7,7 @@ import type { AppSpec, Config, WebhookSpec } from '../../schema/types.js';
 import type { WatchedItem, WebhookDomain } from '../../lib/wire/hub.js';
 import type { HubWebhook } from '../../drivers/hub/types.js';
 import type { AppInfo, AppState } from '../../lib/wire/daemon.js';
-import type { Observation, RobotObservation } from '../../reconciler/types.js';
+import { isWebhookAction, type Observation, type RobotObservation } from '../../reconciler/types.js';
 import type { StateFile } from '../../state/types.js';
 import { app, config, pathApp } from './plan-fixtures.js';
 
@@ -132,5 +132,20 @@ t.test('applyPlanToObservation matches simulateApply', (t) => {
     return JSON.stringify(applyPlanToObservation(observed, p, desired)) === JSON.stringify(simulateApply(observed, p, desired, st).observation);
   }), { numRuns: 100, seed: 3 });
   t.pass('same model');
+  t.end();
+});
+
+// The diff view prints a webhook's actions on one line by reading runs of
+// them (cli/views/diff-view.ts): it relies on this order.
+t.test('the hub webhooks\' actions come first, and each name\'s are side by side', (t) => {
+  fc.assert(fc.property(desiredArb, worldArb, stateArb, (desired, observed, st) => {
+    const { actions } = plan(desired, observed, st, { allowEmpty: true });
+    const firstRobot = actions.findIndex((a) => !isWebhookAction(a));
+    if (firstRobot >= 0 && actions.slice(firstRobot).some(isWebhookAction)) return false;
+    const names = actions.filter(isWebhookAction).map((a) => a.name);
+    const runs = names.filter((n, i) => i === 0 || names[i - 1] !== n);
+    return new Set(runs).size === runs.length;
+  }), { numRuns: 600, seed: 11 });
+  t.pass('ordered');
   t.end();
 });
