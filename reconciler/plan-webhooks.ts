@@ -29,7 +29,7 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const byId = new Map<string, HubWebhook>();
   if (ownedIds.size > 0) for (const h of hooks) if (ownedIds.has(h.id)) byId.set(h.id, h);
   const first = firstOwners(owned);
-  let index: AdoptIndex | null = null;
+  const adopter = newAdopter(hooks, ownedIds);
   const actions: WebhookAction[] = [];
   const specHashes: string[] = [];
   for (const name of Object.keys(desired)) {
@@ -47,10 +47,8 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
       for (const a of diffWebhook(name, spec, specHash, hook, rec, form ?? normalForm(spec))) actions.push(a);
       continue;
     }
-    index ??= adoptIndex(hooks, ownedIds);
-    const match = findAdoptable(spec, hooks, index);
+    const match = adopter.claim(spec);
     if (match >= 0) {
-      index.claimed[match] = 1;
       adopt(actions, name, spec, specHash, hooks[match] as HubWebhook, rec);
     } else {
       actions.push(create(name, spec, form ?? normalForm(spec), specHash, rec));
@@ -63,7 +61,7 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const unmanaged: UnmanagedWebhook[] = [];
   for (let i = 0; i < hooks.length; i++) {
     const h = hooks[i] as HubWebhook;
-    if (index?.claimed[i] !== 1 && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
+    if (adopter.claimed[i] !== 1 && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
   }
   return { actions, unmanaged, specHashes };
 }
@@ -106,13 +104,40 @@ function adopt(out: WebhookAction[], name: string, spec: WebhookSpec, specHash: 
 // is that number, not an array, and a claimed one is a flag, not a set of
 // ids (50,000 of each when a fresh state adopts a large account).
 
-interface AdoptIndex {
-  byTarget: Map<string, number | number[]>;
+interface Adopter {
+  /** Claims the hub webhook the spec adopts and gives its position, or -1. */
+  claim(spec: WebhookSpec): number;
   /** 1 at the position of each hub webhook a spec has adopted. */
-  claimed: Uint8Array;
+  readonly claimed: Uint8Array;
 }
 
-function adoptIndex(hooks: HubWebhook[], ownedIds: Set<string>): AdoptIndex {
+// A hub lists webhooks in the order they were made, and a file that made them
+// lists them in the same order: the specs are first tried against the hub's
+// list in order, with no index. While every one matches, the hub webhooks
+// before the next position are all claimed, so the next one is exactly what
+// the index would give (the first unclaimed match in the list). At the first
+// spec that does not match there, the index is built and used from then on.
+function newAdopter(hooks: HubWebhook[], ownedIds: Set<string>): Adopter {
+  const claimed = new Uint8Array(hooks.length);
+  let next = 0;
+  let index: Map<string, number | number[]> | null = null;
+  const claim = (spec: WebhookSpec): number => {
+    if (index === null && next < hooks.length) {
+      const h = hooks[next] as HubWebhook;
+      if (!(ownedIds.size > 0 && ownedIds.has(h.id)) && adoptable(spec, h, claimed, next)) {
+        claimed[next] = 1;
+        return next++;
+      }
+    }
+    index ??= targetIndex(hooks, ownedIds);
+    const found = findAdoptable(spec, hooks, index, claimed);
+    if (found >= 0) claimed[found] = 1;
+    return found;
+  };
+  return { claim, claimed };
+}
+
+function targetIndex(hooks: HubWebhook[], ownedIds: Set<string>): Map<string, number | number[]> {
   const byTarget = new Map<string, number | number[]>();
   for (let i = 0; i < hooks.length; i++) {
     const h = hooks[i] as HubWebhook;
@@ -123,7 +148,7 @@ function adoptIndex(hooks: HubWebhook[], ownedIds: Set<string>): AdoptIndex {
     else if (typeof bucket === 'number') byTarget.set(key, [bucket, i]);
     else bucket.push(i);
   }
-  return { byTarget, claimed: new Uint8Array(hooks.length) };
+  return byTarget;
 }
 
 // A URL never starts with a line feed, so the two kinds of key cannot meet.
@@ -132,18 +157,17 @@ function targetKey(url: string | null, watched: string[] | undefined): string {
 }
 
 /** The position of an unowned, unclaimed hub webhook equal to the spec in everything but enabled (the hub creates enabled), or -1. */
-function findAdoptable(spec: WebhookSpec, hooks: HubWebhook[], index: AdoptIndex): number {
-  if (index.byTarget.size === 0) return -1;
-  const bucket = index.byTarget.get(targetKey(spec.url, spec.url ? undefined : watchedKeys(spec.watched)));
+function findAdoptable(spec: WebhookSpec, hooks: HubWebhook[], byTarget: Map<string, number | number[]>, claimed: Uint8Array): number {
+  if (byTarget.size === 0) return -1;
+  const bucket = byTarget.get(targetKey(spec.url, spec.url ? undefined : watchedKeys(spec.watched)));
   if (bucket === undefined) return -1;
-  if (typeof bucket === 'number') return adoptable(spec, hooks, index, bucket) ? bucket : -1;
-  for (const i of bucket) if (adoptable(spec, hooks, index, i)) return i;
+  if (typeof bucket === 'number') return adoptable(spec, hooks[bucket] as HubWebhook, claimed, bucket) ? bucket : -1;
+  for (const i of bucket) if (adoptable(spec, hooks[i] as HubWebhook, claimed, i)) return i;
   return -1;
 }
 
-function adoptable(spec: WebhookSpec, hooks: HubWebhook[], index: AdoptIndex, i: number): boolean {
-  const h = hooks[i] as HubWebhook;
-  if (index.claimed[i] === 1 || (h.jobSourceId !== undefined && h.jobSourceId !== spec.jobId)) return false;
+function adoptable(spec: WebhookSpec, h: HubWebhook, claimed: Uint8Array, i: number): boolean {
+  if (claimed[i] === 1 || (h.jobSourceId !== undefined && h.jobSourceId !== spec.jobId)) return false;
   if ((h.url ?? null) !== spec.url || !sameSecret(h.secret, spec.secret)) return false;
   if (echoedAsWritten(h, spec)) return true;
   const observed = normalForm(h);
