@@ -51,7 +51,9 @@ export function watchedItem(item: unknown): WatchedItem {
 // One pass over the loader's own `webhooks` mapping, each value replaced by
 // its spec in place: a file may declare 50,000 webhooks, and a second
 // mapping of 50,000 names cost more than the specs (its inserts, then the
-// first one's garbage). The loader's data is never read after this.
+// first one's garbage). The loader's data is never read after this, so a
+// spec keeps the loader's lists too (watched turned into items in place):
+// no copy of two arrays per webhook. Nothing changes a spec's lists later.
 function webhookSpecs(v: unknown): Record<string, WebhookSpec> {
   const r = record(v);
   if (!r) return {};
@@ -66,8 +68,13 @@ function webhookSpecs(v: unknown): Record<string, WebhookSpec> {
 
 /** Sorted, each once (the schema allows a repeat; the hub would keep one). */
 function uniqueSorted(domains: WebhookDomain[]): WebhookDomain[] {
-  if (domains.length < 2) return domains.slice();
+  if (domains.length < 2) return domains;
   return [...new Set(domains)].sort();
+}
+
+function watchedItems(list: unknown[]): WatchedItem[] {
+  for (let i = 0; i < list.length; i++) list[i] = watchedItem(list[i]);
+  return list as WatchedItem[];
 }
 
 function webhookSpec(name: string, w: Data): WebhookSpec {
@@ -76,7 +83,7 @@ function webhookSpec(name: string, w: Data): WebhookSpec {
     name,
     url: str(w.url),
     jobId: str(w.job_id),
-    watched: Array.isArray(w.watched) ? w.watched.map(watchedItem) : [],
+    watched: Array.isArray(w.watched) ? watchedItems(w.watched) : [],
     domains: uniqueSorted(domains),
     secret: str(w.secret),
     enabled: w.enabled !== false,

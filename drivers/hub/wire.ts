@@ -32,6 +32,14 @@ function parseDomain(v: unknown): WebhookDomain {
   throw bad(`unknown domain ${String(v)}`);
 }
 
+/** The hub's watched list, its own array when every item is kept as it is (parseWatchedItem). */
+function watchedOf(list: unknown[]): WatchedItem[] {
+  for (let i = 0; i < list.length; i++) {
+    if (parseWatchedItem(list[i]) !== list[i]) return list.map(parseWatchedItem);
+  }
+  return list as WatchedItem[];
+}
+
 /** The hub's domains, its own array when already in our spelling. */
 function domainsOf(list: unknown[]): WebhookDomain[] {
   for (const d of list) if (d !== 'repo' && d !== 'discussion') return list.map(parseDomain);
@@ -48,7 +56,7 @@ export function parseWebhook(v: unknown): HubWebhook {
     id: o.id,
     url: typeof o.url === 'string' ? o.url : null,
     job,
-    watched: o.watched.map(parseWatchedItem),
+    watched: watchedOf(o.watched),
     domains: Array.isArray(o.domains) ? domainsOf(o.domains) : [],
     secret: typeof o.secret === 'string' ? o.secret : null,
     disabled: o.disabled === true,

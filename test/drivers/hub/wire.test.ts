@@ -11,6 +11,9 @@ t.test('a webhook list: known fields kept, extra keys dropped, the plural domain
   ]);
   t.strictSame(plain, { id: 'a', url: 'https://x.org/a', job: null, watched: [{ type: 'space', name: 'o/app' }], domains: ['repo'], secret: 's', disabled: false });
   t.strictSame(odd, { id: 'b', url: null, job: null, watched: [{ type: 'user', name: 'o' }], domains: ['discussion', 'repo'], secret: null, disabled: true, jobSourceId: 'j' });
+  // A list kept as the hub sent it only when every item is: one odd item copies them all.
+  const [mixed] = parseWebhookList([{ id: 'c', url: 'https://x.org/c', watched: [{ type: 'space', name: 'o/app' }, { type: 'user', name: 'o', extra: 1 }] }]);
+  t.strictSame(mixed?.watched, [{ type: 'space', name: 'o/app' }, { type: 'user', name: 'o' }]);
 });
 
 t.test('a list the driver cannot read is an error that says what is wrong', async (t) => {
