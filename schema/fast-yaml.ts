@@ -79,7 +79,7 @@ export function fastParse(text: string): FastParse | undefined {
         top += 1;
         indents[top] = indent;
         nodes[top] = node;
-        paths[top] = [...(paths[top - 1] as Segment[]), pendingKey];
+        paths[top] = (paths[top - 1] as Segment[]).concat(pendingKey); // exact size, as a spread is not
       }
       pendingKey = null;
     }
@@ -144,6 +144,11 @@ export function fastParse(text: string): FastParse | undefined {
   return { data: root, dollars: ctx.dollars };
 }
 
+// plainFlowList's items, gathered here and copied out at their exact count:
+// an array grown by push from empty holds 16 slots, and these lists (two
+// per webhook) live until the end of the run, copied by every scavenge.
+const listItems: Value[] = [];
+
 /**
  * `[a, b]` of plain scalars at text[i] (the `[`), closing on its line and
  * followed by nothing but a comment; undefined for anything else (quotes,
@@ -151,7 +156,7 @@ export function fastParse(text: string): FastParse | undefined {
  * inlineValue then reads or refuses exactly as before.
  */
 function plainFlowList(text: string, i: number, end: number): Value[] | undefined {
-  const out: Value[] = [];
+  let n = 0;
   i += 1;
   while (text.charCodeAt(i) === SPACE) i++;
   if (text.charCodeAt(i) !== CLOSE) {
@@ -172,7 +177,7 @@ function plainFlowList(text: string, i: number, end: number): Value[] | undefine
       if (to === from) return undefined;
       const value = resolvePlain(text.slice(from, to));
       if (value === BAIL) return undefined;
-      out.push(value);
+      listItems[n++] = value;
       if (text.charCodeAt(i) === CLOSE) break;
       i += 1;
       while (text.charCodeAt(i) === SPACE) i++;
@@ -180,7 +185,7 @@ function plainFlowList(text: string, i: number, end: number): Value[] | undefine
   }
   let after = i + 1;
   while (text.charCodeAt(after) === SPACE) after++;
-  return after === end || (text.charCodeAt(after) === HASH && after > i + 1) ? out : undefined;
+  return after === end || (text.charCodeAt(after) === HASH && after > i + 1) ? listItems.slice(0, n) : undefined;
 }
 
 /** `- value` at `c` in a block list (the value on the same line), or BAIL. */
