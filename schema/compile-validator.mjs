@@ -19,7 +19,7 @@ if (outputsFresh([out], inputs.map((f) => join(root, f)))) process.exit(0);
 const schemaText = readFileSync(join(root, 'schema', 'robot.schema.json'), 'utf8');
 const ajv = addEditorKeywords(new Ajv({ ...AJV_OPTIONS, code: { source: true } }));
 const validate = ajv.compile(schemaToCompile(JSON.parse(schemaText)));
-const code = `${appendInPlace(standaloneCode.default(ajv, validate))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
+const code = `${pointerTokensOnce(appendInPlace(standaloneCode.default(ajv, validate)))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, code);
 
@@ -32,4 +32,14 @@ function appendInPlace(source) {
     /vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g,
     (_m, fn) => `if (vErrors === null) vErrors = ${fn}.errors.slice(); else for (const e of ${fn}.errors) vErrors.push(e);`,
   );
+}
+
+// ajv escapes each key for the JSON pointer of the data it descends into with
+// two regular-expression literals, evaluated for every webhook even when it
+// is valid: two RegExp objects and two replace calls per webhook. The escape
+// is the same; it now runs only for a key that holds `~` or `/`.
+function pointerTokensOnce(source) {
+  // Appended (a hoisted declaration): "use strict" must stay the module's first statement.
+  const helper = '\nfunction pointerToken(k) { return k.indexOf("~") < 0 && k.indexOf("/") < 0 ? k : k.replace(/~/g, "~0").replace(/\\//g, "~1"); }';
+  return source.replace(/(\w+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/g, (_m, key) => `pointerToken(${key})`) + helper;
 }

@@ -39,12 +39,17 @@ for (const file of files) {
 t.test('errors gathered from referenced schemas: the same list, appended in place (no copy per webhook)', async (t) => {
   const webhooks: Record<string, unknown> = {};
   for (let i = 0; i < 200; i++) webhooks[`h${i}`] = i % 3 === 0 ? { url: 'https://x.org', watched: [] } : { url: 1, watched: ['user:a'], colour: 'blue' };
-  const robots = { r: { url: 'http://r.local:8000', apps: 'nope' }, s: { url: 'http://s.local:8000' } };
+  // Keys that a JSON pointer escapes (~0, ~1): the build rewrote ajv's escaping.
+  webhooks['a/b~c'] = { url: 1, watched: ['user:a'] };
+  webhooks['~/'] = { url: 'https://x.org', watched: [3] };
+  const robots = { r: { url: 'http://r.local:8000', apps: 'nope' }, s: { url: 'http://s.local:8000' }, 'x/y': { url: 2 } };
   const data = { version: 1, webhooks, robots };
   t.equal(built?.(data), fresh(data));
   t.equal(JSON.stringify(built?.errors ?? null), JSON.stringify(fresh.errors ?? null));
   t.ok((built?.errors?.length ?? 0) > 200, 'many errors, from many calls of the webhook schema');
   t.notMatch(readFileSync(STANDALONE_FILE, 'utf8'), /vErrors\.concat\(/, 'the build rewrote the concatenations');
+  t.match(JSON.stringify(built?.errors), '/webhooks/a~1b~0c/url', 'an escaped key in an error\'s path');
+  t.match(JSON.stringify(built?.errors), '/robots/x~1y/url');
 });
 
 t.test('the key choices (url or job_id, source or path) are left to rules.ts, all else compiled as written', async (t) => {
