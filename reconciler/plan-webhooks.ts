@@ -32,7 +32,11 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const adopter = newAdopter(hooks, ownedIds);
   const actions: WebhookAction[] = [];
   const specHashes: string[] = [];
-  for (const name of Object.keys(desired)) {
+  const names = Object.keys(desired);
+  // Indexed, as the loops below: until V8 optimises it, a for…of makes an
+  // iterator result per step, 50,000 of them when adopting a large account.
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n] as string;
     const spec = desired[name] as WebhookSpec;
     // The normal form is made once, when something needs it, and shared by the
     // hash, the adoption key and the view; a printed plan adopting a webhook

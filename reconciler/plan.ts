@@ -73,7 +73,8 @@ function lazyField<K extends 'observedDigest' | 'desiredDigest'>(p: Plan, key: K
 
 export function summarise(actions: Action[]): PlanSummary {
   const s: PlanSummary = { create: 0, adopt: 0, update: 0, delete: 0, robot: 0, total: actions.length };
-  for (const a of actions) {
+  for (let i = 0; i < actions.length; i++) { // indexed: no iterator result per action (see planWebhooks)
+    const a = actions[i] as Action;
     if (a.type === 'create' || a.type === 'adopt' || a.type === 'delete') s[a.type] += 1;
     else if (a.type === 'update' || a.type === 'enable' || a.type === 'disable') s.update += 1;
     else s.robot += 1;
@@ -106,7 +107,8 @@ function refuseEmptying(actions: Action[], desired: Config, allowEmpty: boolean)
   if (allowEmpty) return;
   let webhooks = 0;
   let apps = 0;
-  for (const a of actions) {
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i] as Action;
     if (a.type === 'delete') webhooks += 1;
     else if (a.type === 'remove') apps += 1;
   }

@@ -28,12 +28,17 @@ function hubFindings(root: Data, env: NodeJS.ProcessEnv): Finding[] {
 }
 
 // Runs once per webhook (50,000 in the scale benchmark): the longer paths and
-// a mapping's key list are made only for a webhook that has a problem.
+// a mapping's key list are made only for a webhook that has a problem. The
+// loops over every webhook are indexed: until V8 optimises them, a for…of
+// makes an iterator result per step, garbage that only moved the collector's
+// scavenges to where the run holds the most.
 function webhookFindings(root: Data): Finding[] {
   const found: Finding[] = [];
   const webhooks = record(root.webhooks);
   if (!webhooks) return found;
-  for (const name of Object.keys(webhooks)) {
+  const names = Object.keys(webhooks);
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n] as string;
     const w = record(webhooks[name]);
     if (!w) continue;
     if (has(w, 'url') === has(w, 'job_id')) {

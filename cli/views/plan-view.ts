@@ -73,7 +73,7 @@ export function writePlan(plan: Plan, opts: RenderOptions, write: (text: string)
   if (hooks.length > 0) {
     line('Hub webhooks:');
     const parts = lineParts(paint);
-    for (const a of hooks) webhookLines(a, parts, line);
+    for (let i = 0; i < hooks.length; i++) webhookLines(hooks[i] as WebhookAction, parts, line); // indexed: see planWebhooks
     line('');
   }
   for (const [robot, actions] of groupByRobot(robots)) {

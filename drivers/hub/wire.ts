@@ -42,7 +42,7 @@ function watchedOf(list: unknown[]): WatchedItem[] {
 
 /** The hub's domains, its own array when already in our spelling. */
 function domainsOf(list: unknown[]): WebhookDomain[] {
-  for (const d of list) if (d !== 'repo' && d !== 'discussion') return list.map(parseDomain);
+  for (let i = 0; i < list.length; i++) if (list[i] !== 'repo' && list[i] !== 'discussion') return list.map(parseDomain);
   return list as WebhookDomain[];
 }
 
