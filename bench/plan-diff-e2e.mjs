@@ -4,6 +4,12 @@
 // every webhook (no state file: everything adopted). Wall time, CPU and peak
 // memory of the command, and the ratio per 10× (target ≤ 10×).
 // Targets: 10,000 < 0.5 s; 50,000 < 2 s and < 300 MB. Build first.
+// The sizes with a target run RUNS times each and report the median wall
+// (every run's in the note) and the highest peak: one run of this 2-core VM
+// varies by ±15%, which a single figure cannot tell from a change. The note
+// also gives the whole process (spawn to exit), without NODE_EXTRA_CA_CERTS,
+// which this machine sets and a user of the embedded hub would not (Node
+// reads the whole CA bundle at start for it: about 90 ms).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +22,7 @@ const SIZES = [100, 1_000, 10_000, 50_000];
 const user = { name: 'bench', token: 'hf_bench_token' };
 const WALL_TARGET = { 10_000: 500, 50_000: 2000 };
 const PEAK_TARGET_MB = 300;
+const RUNS = 3;
 
 // The hub's data file holding the same webhooks robot.yaml declares.
 function hubData(n) {
@@ -35,6 +42,11 @@ async function world(dir, n, populated) {
   return startHub({ users: [user], dataDir: data, log: () => {} });
 }
 
+/** The run with the median wall time (its CPU goes with it). */
+function medianRun(runs) {
+  return [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)];
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-plan-'));
 try {
   console.log(`plan-diff-e2e (${load()})`);
@@ -49,16 +61,23 @@ try {
         try {
           const env = { ...SECRET_ENV, HF_ENDPOINT: hub.url, HF_TOKEN: user.token };
           // As a user runs it: no --state (robot.yaml is read for a state: block), the state beside the file.
-          const u = await measureCli([command, '-f', file], { env });
-          if (u.code !== 2) throw new Error(`${command} of ${n} webhooks exited ${u.code} (expected 2: changes)`);
-          const label = `${command} ${n.toLocaleString('en')} webhooks, ${populated ? 'hub holds them (adopt)' : 'empty hub (create)'}`;
           const wallTarget = WALL_TARGET[n];
+          const runs = [];
+          for (let r = 0; r < (wallTarget ? RUNS : 1); r++) {
+            const run = await measureCli([command, '-f', file], { env, unset: ['NODE_EXTRA_CA_CERTS'] });
+            if (run.code !== 2) throw new Error(`${command} of ${n} webhooks exited ${run.code} (expected 2: changes)`);
+            runs.push(run);
+          }
+          const u = medianRun(runs);
+          const peakMb = Math.max(...runs.map((r) => r.maxRssMb));
+          const label = `${command} ${n.toLocaleString('en')} webhooks, ${populated ? 'hub holds them (adopt)' : 'empty hub (create)'}`;
+          const spread = runs.length > 1 ? `median of ${runs.length} (${runs.map((r) => Math.round(r.wallMs)).sort((a, b) => a - b).join(', ')}), ` : '';
           figure({
             name: `${label}, wall`, value: Math.round(u.wallMs), unit: 'ms',
             ...(wallTarget ? { target: `< ${wallTarget}`, ok: u.wallMs < wallTarget } : {}),
-            note: `cpu ${u.cpuMs.toFixed(0)} ms, peak ${u.maxRssMb.toFixed(0)} MB`,
+            note: `${spread}cpu ${u.cpuMs.toFixed(0)} ms, peak ${peakMb.toFixed(0)} MB, whole process ${u.processMs.toFixed(0)} ms`,
           });
-          if (n === 50_000) figure({ name: `${label}, peak RSS`, value: Math.round(u.maxRssMb), unit: 'MB', target: `< ${PEAK_TARGET_MB}`, ok: u.maxRssMb < PEAK_TARGET_MB });
+          if (n === 50_000) figure({ name: `${label}, peak RSS`, value: Math.round(peakMb), unit: 'MB', target: `< ${PEAK_TARGET_MB}`, ok: peakMb < PEAK_TARGET_MB });
           if (previous) {
             const step = u.wallMs / previous.wallMs;
             const span = n / previous.n;

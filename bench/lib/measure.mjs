@@ -11,22 +11,27 @@ const usageScript = fileURLToPath(new URL('./cli-usage.mjs', import.meta.url));
 const bin = join(root, 'bin', 'robotctl.js');
 
 /**
- * `robotctl …args` in a child: { code, wallMs, cpuMs, maxRssMb } (wall from the CLI's first import).
+ * `robotctl …args` in a child: { code, wallMs, cpuMs, maxRssMb, processMs }
+ * (wall from the CLI's first import to the command's end; processMs from
+ * the spawn to the process's exit, Node's start and exit included); `unset`
+ * names variables removed from the child's environment.
  * Asynchronous, so that servers in this process (the embedded hub) keep answering.
  */
-export async function measureCli(args, { cwd = root, env = {} } = {}) {
+export async function measureCli(args, { cwd = root, env = {}, unset = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-usage-'));
   try {
     const file = join(dir, 'usage.json');
-    const child = spawn(process.execPath, [usageScript, ...args], {
-      cwd, env: { ...process.env, NO_COLOR: '1', ...env, BENCH_USAGE_FILE: file }, stdio: 'ignore', timeout: 600_000,
-    });
+    const spawned = performance.now();
+    const childEnv = { ...process.env, NO_COLOR: '1', ...env, BENCH_USAGE_FILE: file };
+    for (const name of unset) delete childEnv[name];
+    const child = spawn(process.execPath, [usageScript, ...args], { cwd, env: childEnv, stdio: 'ignore', timeout: 600_000 });
     const [code, signal] = await new Promise((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (c, s) => resolve([c, s]));
     });
+    const processMs = performance.now() - spawned;
     if (code === null) throw new Error(`robotctl ${args.join(' ')}: ${signal}`);
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return { ...JSON.parse(readFileSync(file, 'utf8')), processMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
