@@ -6,10 +6,8 @@
 // V8 code cache (cli/build-bundle.mjs), which this loads: no TypeScript
 // transpiler, no fifty-file module graph, no parse of what `validate` runs.
 const { loadBundle } = require('./bundle-loader.js');
-const { setUpProcess } = require('./process-setup.js');
 
 const bundle = loadBundle();
-setUpProcess();
 const cli = bundle ? Promise.resolve(bundle.exports) : import('../dist/cli/main.js');
 cli.then((m) => m.main(process.argv.slice(2))).then(
   (code) => { process.exitCode = code; },

@@ -251,6 +251,10 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { loadBundle, loadServers, CACHE, SERVERS_CACHE } = require('./bin/bundle-loader.js');
 const { exports, script } = loadBundle({ useCache: false });
+// A session sets --liftoff-only (lib/webassembly-tier.ts), and V8 rejects
+// cached code made under other flags than a starting process has, even once
+// set back: the plan and diff below run with the call made a no-op.
+require('node:v8').setFlagsFromString = () => {};
 const io = (env) => ({ out() {}, err() {}, isTTY: false, stdinIsTTY: false, env, cwd: process.cwd() });
 (async () => {
   await exports.main(['--help'], io({}));

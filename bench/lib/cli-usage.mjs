@@ -7,11 +7,8 @@ import { createRequire } from 'node:module';
 const started = performance.now();
 // The CLI as bin/robotctl.js loads it: the bundle with its code cache when the
 // build made one, else dist/cli/main.js.
-const require = createRequire(import.meta.url);
-const { loadBundle } = require('../../bin/bundle-loader.js');
-const bundle = loadBundle();
-require('../../bin/process-setup.js').setUpProcess();
-const { main } = bundle?.exports ?? await import('../../dist/cli/main.js');
+const { loadBundle } = createRequire(import.meta.url)('../../bin/bundle-loader.js');
+const { main } = loadBundle()?.exports ?? await import('../../dist/cli/main.js');
 const code = await main(process.argv.slice(2));
 const u = process.resourceUsage();
 writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify({

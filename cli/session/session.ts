@@ -21,6 +21,7 @@ import type { SessionFlags } from './options.js';
 import { tokenFromFlags } from './token-flags.js';
 import type { Observation } from '../../reconciler/types.js';
 import { EXIT } from '../exit-codes.js';
+import { firstTierWebAssembly } from '../../lib/webassembly-tier.js';
 
 // What every reconciling command starts from: the loaded file, its state,
 // a hub client (endpoint from HF_ENDPOINT / robot.yaml, token from --token /
@@ -65,6 +66,10 @@ export interface OpenOptions {
 }
 
 export async function openSession(outer: Io, o: SessionOptions, command: string, opts: OpenOptions = {}): Promise<Session> {
+  // A session's commands run and exit: Node must not wait at exit for V8 to
+  // optimise undici's HTTP parser (see lib/webassembly-tier.ts). The agent,
+  // which runs on, keeps V8's defaults.
+  firstTierWebAssembly();
   const io = withConfigEnv(outer, o.file);
   const found = resolveToken({ flag: tokenFromFlags(io, o), env: io.env });
   const early = opts.prefetch && found ? await prefetchWebhooks(io.env, resolve(io.cwd, o.file), found.token) : null;

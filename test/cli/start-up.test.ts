@@ -101,3 +101,21 @@ t.test('the bundles are ASCII: Node reads them on its fast path, as one-byte str
     t.equal(at, -1, `${file}: ${at < 0 ? 'ASCII' : `a non-ASCII byte near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`}`);
   }
 });
+
+// V8 takes a code cache only from a process with the same flags; a session
+// sets --liftoff-only (lib/webassembly-tier.ts), so the build must make the
+// caches without it, and a command must load the CLI's cache before it.
+t.test('a fresh process accepts the build\'s code caches', async (t) => {
+  t.ok(existsSync(join(repoRoot, 'dist', 'robotctl.cjs.cache')), 'the build made the CLI\'s cache');
+  const script = `const { loadBundle, loadServers } = require('./bin/bundle-loader.js');
+    const cli = loadBundle(); const servers = loadServers();
+    process.stdout.write(JSON.stringify({ cli: cli.script.cachedDataRejected, servers: servers.script.cachedDataRejected }));`;
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: repoRoot, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => { text += d.toString(); });
+    child.on('error', reject);
+    child.on('close', () => resolve(text));
+  });
+  t.same(JSON.parse(out), { cli: false, servers: false }, 'neither cache rejected');
+});
