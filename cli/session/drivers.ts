@@ -44,13 +44,18 @@ export interface DriverPoolOptions {
   userAgent?: string;
   /** A client already made for this endpoint (a session's prefetch): used, and closed, as the pool's own. */
   hub?: { endpoint: string; client: HubClient };
+  /**
+   * Robots worked on at once (an apply's rollout.parallelism): their
+   * connections are all kept open, beyond the 16 robots a drift check keeps.
+   */
+  robotsAtOnce?: number;
 }
 
 export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, opts: DriverPoolOptions = {}): DriverPool {
   const { userAgent } = opts;
   const hubs = new Map<string, HubClient>(opts.hub ? [[opts.hub.endpoint, opts.hub.client]] : []);
   const daemons = new Map<string, DaemonClient>();
-  const connections = new RobotPool();
+  const connections = new RobotPool({ origins: Math.max(16, opts.robotsAtOnce ?? 0) });
   const hubFor = (endpoint: string): HubClient => {
     let hub = hubs.get(endpoint);
     if (!hub) {

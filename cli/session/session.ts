@@ -63,6 +63,8 @@ function missingFile(file: string, io: Io, command: string): UserError {
 export interface OpenOptions {
   /** Read-only commands (plan, diff, status): list the hub's webhooks while robot.yaml is read (prefetch.ts). */
   prefetch?: boolean;
+  /** apply: keep the connections of as many robots as the rollout works on at once (drivers/daemon/pool.ts). */
+  rollout?: boolean;
 }
 
 export async function openSession(outer: Io, o: SessionOptions, command: string, opts: OpenOptions = {}): Promise<Session> {
@@ -83,7 +85,10 @@ export async function openSession(outer: Io, o: SessionOptions, command: string,
       const access = hubAccess(found, Object.keys(state.webhooks).length > 0, config);
       // The list is this file's only when the file names the hub the prefetch asked.
       const usable = early !== null && early.endpoint === resolveEndpoint(io.env, config.hub.endpoint) ? early : null;
-      const pool = driverPool(io.env, access.token, access.listWebhooks, usable ? { hub: { endpoint: usable.endpoint, client: usable.client } } : {});
+      const pool = driverPool(io.env, access.token, access.listWebhooks, {
+        ...(usable ? { hub: { endpoint: usable.endpoint, client: usable.client } } : {}),
+        ...(opts.rollout ? { robotsAtOnce: config.rollout.parallelism } : {}),
+      });
       if (usable) unowned = null;
       const drivers = pool.forConfig(config);
       const observeOnce = (signal?: AbortSignal): ObserveOptions['webhooks'] => {

@@ -43,18 +43,20 @@ t.test('a drift check costs 2 daemon calls per robot; 3 only when the daemon sta
 });
 
 /** Plain servers standing for robots: the pool is about sockets, not routes. */
-async function robots(n: number): Promise<{ urls: string[]; open: () => number; close: () => Promise<void> }> {
+async function robots(n: number): Promise<{ urls: string[]; open: () => number; accepted: () => number; close: () => Promise<void> }> {
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
+  let accepted = 0;
   for (let i = 0; i < n; i++) {
     const s = createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end('[]'); });
-    s.on('connection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
+    s.on('connection', (sock) => { accepted += 1; sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     servers.push(s);
   }
   return {
     urls: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`),
     open: () => sockets.size,
+    accepted: () => accepted,
     close: async () => { for (const s of servers) { s.closeAllConnections(); await new Promise<void>((r) => s.close(() => r())); } },
   };
 }
@@ -84,4 +86,25 @@ t.test('one RobotPool for 60 robots keeps connections bounded by its limits, not
   for (let i = 0; i < own.length; i += 4) await Promise.all(own.slice(i, i + 4).flatMap((c) => [c.listInstalled(), c.listInstalled()]));
   t.ok(fleet.open() >= 60, `without the shared pool: ${fleet.open()} open sockets for 60 robots`);
   for (const c of own) await c.close();
+});
+
+// An apply's starts poll each robot in turn while its app starts: a pool that
+// keeps fewer robots than are worked on at once opened a connection per poll.
+t.test('a pool sized to the robots worked on at once connects to each once, however often each is polled', async (t) => {
+  const fleet = await robots(12);
+  const clients = (pool: RobotPool): DaemonClient[] => fleet.urls.map((baseUrl) => createDaemonClient({ baseUrl, dispatcher: pool }));
+  const pollRounds = async (pool: RobotPool): Promise<number> => {
+    const before = fleet.accepted();
+    const all = clients(pool);
+    // One robot after another, as polls of robots whose apps start at different moments come.
+    for (let round = 0; round < 3; round++) for (const c of all) await c.currentAppStatus();
+    const opened = fleet.accepted() - before;
+    for (const c of all) await c.close();
+    await pool.close();
+    return opened;
+  };
+  t.teardown(() => fleet.close());
+  t.equal(await pollRounds(new RobotPool({ origins: 12 })), 12, 'one connection per robot for three rounds of polls');
+  const small = await pollRounds(new RobotPool({ origins: 4 }));
+  t.ok(small > 12, `a pool kept for 4 robots reconnects as the rounds come back (${small} connections)`);
 });
