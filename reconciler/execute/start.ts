@@ -5,10 +5,12 @@ import { TerminalError } from './errors.js';
 // finished cleanly, for one-shot apps). An app that crashes right away fails
 // the action: that is what stops a canary rollout.
 //
-// While the app is starting it is polled every POLL_MS; once it runs, the
-// rest of the settle window is waited out in slices of at most SETTLE_SLICE_MS
-// (a crash still fails the action within a slice), not polled every 100 ms:
-// a start across a fleet would otherwise cost each robot ~15 status requests.
+// While the app is starting it is polled after POLL_MS, then at twice the
+// previous pause up to SETTLE_SLICE_MS; once it runs, the rest of the settle
+// window is waited out in slices of at most SETTLE_SLICE_MS (a crash still
+// fails the action within a slice). Polled every 100 ms, a start across a
+// fleet cost each robot ~15 status requests, and 100 robots starting at once
+// on one machine stay "starting" for seconds: ~30 requests each.
 
 const POLL_MS = 100;
 const SETTLE_SLICE_MS = 500;
@@ -18,11 +20,13 @@ export async function startAndSettle(daemon: DaemonClient, app: string, settleMs
   await daemon.startApp(app, signal);
   const began = Date.now();
   let runningSince: number | null = null;
+  let starting = POLL_MS;
   for (;;) {
     const st = await daemon.currentAppStatus(signal);
     if (st === null || st.state === 'done') return;
     if (st.state === 'error') throw new TerminalError(`${app} crashed after it started: ${st.error ?? 'no error message'}`);
-    let pause = POLL_MS;
+    let pause = starting;
+    starting = Math.min(starting * 2, SETTLE_SLICE_MS);
     if (st.state === 'running') {
       runningSince ??= Date.now();
       const left = settleMs - (Date.now() - runningSince);
