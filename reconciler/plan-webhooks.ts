@@ -33,8 +33,8 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const actions: WebhookAction[] = [];
   const specHashes: string[] = [];
   const names = Object.keys(desired);
-  // Indexed, as the loops below: until V8 optimises it, a for…of makes an
-  // iterator result per step, 50,000 of them when adopting a large account.
+  // Indexed: until V8 optimises it, a for…of makes an iterator result per
+  // step, 50,000 of them when adopting a large account.
   for (let n = 0; n < names.length; n++) {
     const name = names[n] as string;
     const spec = desired[name] as WebhookSpec;
