@@ -27,19 +27,21 @@ export function has(d: Data, key: string): boolean {
 }
 
 /**
- * Exactly one of two keys; points at whichever of the two comes second in
- * the mapping. The key list is read only then: this runs for every webhook.
+ * Exactly one of two keys of the mapping at `section.name`; points at
+ * whichever of the two comes second in it. The path and the key list are
+ * made only for a finding: this runs for every webhook.
  */
-export function exactlyOne(d: Data, path: Segment[], a: string, b: string): Finding | undefined {
+export function exactlyOne(d: Data, section: string, name: string, a: string, b: string): Finding | undefined {
   const hasA = has(d, a);
   const hasB = has(d, b);
-  if (hasA && hasB) {
+  if (hasA !== hasB) return undefined;
+  const path: Segment[] = [section, name];
+  if (hasA) {
     const keyOrder = Object.keys(d);
     const second = keyOrder.indexOf(a) > keyOrder.indexOf(b) ? a : b;
     return { path, pointAt: [...path, second], at: 'key', message: `set ${a} or ${b}, not both` };
   }
-  if (!hasA && !hasB) return { path, at: 'key', message: `set ${a} or ${b}` };
-  return undefined;
+  return { path, at: 'key', message: `set ${a} or ${b}` };
 }
 
 // An http(s) URL whose authority holds no `@` has no user name or password.

@@ -1,6 +1,6 @@
 import { WATCHED_TYPES, watchedTypeBefore } from '../lib/wire/hub.js';
 import { didYouMean } from './did-you-mean.js';
-import { entries, exactlyOne, has, httpUrlProblem, record, type Data } from './rules-util.js';
+import { entries, exactlyOne, httpUrlProblem, record, type Data } from './rules-util.js';
 import { fleetFindings } from './rules-fleet.js';
 import type { Finding } from './yaml-doc.js';
 
@@ -41,10 +41,8 @@ function webhookFindings(root: Data): Finding[] {
     const name = names[n] as string;
     const w = record(webhooks[name]);
     if (!w) continue;
-    if (has(w, 'url') === has(w, 'job_id')) {
-      const exclusive = exactlyOne(w, ['webhooks', name], 'url', 'job_id');
-      if (exclusive) found.push(exclusive);
-    }
+    const exclusive = exactlyOne(w, 'webhooks', name, 'url', 'job_id');
+    if (exclusive) found.push(exclusive);
     if (typeof w.url === 'string') {
       const problem = httpUrlProblem(w.url, 'https://example.org/webhooks/redeploy');
       if (problem) found.push({ path: ['webhooks', name, 'url'], message: problem });
@@ -79,7 +77,7 @@ export function shortWatchedProblem(item: string): string | undefined {
 function appFindings(root: Data): Finding[] {
   const found: Finding[] = [];
   for (const [name, app] of entries(root.apps)) {
-    const exclusive = exactlyOne(app, ['apps', name], 'source', 'path');
+    const exclusive = exactlyOne(app, 'apps', name, 'source', 'path');
     if (exclusive) found.push(exclusive);
   }
   return found;
