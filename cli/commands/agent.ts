@@ -93,7 +93,9 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
   const store = o.store ?? localStore(o.statePath ?? '.robotctl/state.json');
   const owned = Object.keys((await store.read())?.webhooks ?? {}).length > 0;
   const access = hubAccess(resolveToken({ flag: o.token, env: io.env }), owned, config);
-  const pool = driverPool(io.env, access.token, access.listWebhooks, { userAgent: agentUserAgent(config.file) });
+  // The agent applies too: the connections of the robots its rollout works on
+  // at once stay open (the size at start; a reload keeps it).
+  const pool = driverPool(io.env, access.token, access.listWebhooks, { userAgent: agentUserAgent(config.file), robotsAtOnce: config.rollout.parallelism });
   let agent: Agent;
   try {
     agent = await startAgent(config, {

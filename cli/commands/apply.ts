@@ -47,7 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const o = cmd.opts<Options>();
   const parallelism = o.parallelism === undefined ? undefined : parsePositive(o.parallelism);
   const lockTimeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
-  const session = await openSession(io, o, 'apply', { rollout: true });
+  const session = await openSession(io, o, 'apply', { rollout: { parallelism } });
   let lock: HeldLock | null = null;
   try {
     if (!o.dryRun) lock = await session.store.lock({ timeoutMs: lockTimeoutMs, operation: 'apply', onNote: noteTo(io) });

@@ -6,7 +6,7 @@ import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import type { ResolvedToken } from '../../drivers/hub/token.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
-import { RobotPool } from '../../drivers/daemon/pool.js';
+import { ROBOTS_KEPT_OPEN, RobotPool } from '../../drivers/daemon/pool.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AgentDrivers } from '../../reconciler/agent/reconcile.js';
 
@@ -45,8 +45,8 @@ export interface DriverPoolOptions {
   /** A client already made for this endpoint (a session's prefetch): used, and closed, as the pool's own. */
   hub?: { endpoint: string; client: HubClient };
   /**
-   * Robots worked on at once (an apply's rollout.parallelism): their
-   * connections are all kept open, beyond the 16 robots a drift check keeps.
+   * Robots worked on at once (an apply's --parallelism or rollout.parallelism):
+   * their connections are all kept open, beyond the ROBOTS_KEPT_OPEN a drift check keeps.
    */
   robotsAtOnce?: number;
 }
@@ -55,7 +55,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
   const { userAgent } = opts;
   const hubs = new Map<string, HubClient>(opts.hub ? [[opts.hub.endpoint, opts.hub.client]] : []);
   const daemons = new Map<string, DaemonClient>();
-  const connections = new RobotPool({ origins: Math.max(16, opts.robotsAtOnce ?? 0) });
+  const connections = new RobotPool({ origins: Math.max(ROBOTS_KEPT_OPEN, opts.robotsAtOnce ?? 0) });
   const hubFor = (endpoint: string): HubClient => {
     let hub = hubs.get(endpoint);
     if (!hub) {

@@ -63,8 +63,11 @@ function missingFile(file: string, io: Io, command: string): UserError {
 export interface OpenOptions {
   /** Read-only commands (plan, diff, status): list the hub's webhooks while robot.yaml is read (prefetch.ts). */
   prefetch?: boolean;
-  /** apply: keep the connections of as many robots as the rollout works on at once (drivers/daemon/pool.ts). */
-  rollout?: boolean;
+  /**
+   * apply: keep the connections of as many robots as the rollout works on at
+   * once (drivers/daemon/pool.ts): `parallelism` (--parallelism), else the file's rollout.parallelism.
+   */
+  rollout?: { parallelism?: number | undefined };
 }
 
 export async function openSession(outer: Io, o: SessionOptions, command: string, opts: OpenOptions = {}): Promise<Session> {
@@ -87,7 +90,7 @@ export async function openSession(outer: Io, o: SessionOptions, command: string,
       const usable = early !== null && early.endpoint === resolveEndpoint(io.env, config.hub.endpoint) ? early : null;
       const pool = driverPool(io.env, access.token, access.listWebhooks, {
         ...(usable ? { hub: { endpoint: usable.endpoint, client: usable.client } } : {}),
-        ...(opts.rollout ? { robotsAtOnce: config.rollout.parallelism } : {}),
+        ...(opts.rollout ? { robotsAtOnce: opts.rollout.parallelism ?? config.rollout.parallelism } : {}),
       });
       if (usable) unowned = null;
       const drivers = pool.forConfig(config);

@@ -14,8 +14,11 @@ import { Client, Dispatcher, Pool } from './undici.js';
 // robot every 100 ms, and with fewer lanes kept than robots polled, each poll
 // opened a connection (100 robots switched at once: 2.4 s of CLI CPU).
 
+/** Robots whose connections a pool keeps open by default: a drift check's. */
+export const ROBOTS_KEPT_OPEN = 16;
+
 export interface RobotPoolOptions {
-  /** Robots whose connections stay open (default 16). */
+  /** Robots whose connections stay open (default ROBOTS_KEPT_OPEN). */
   origins?: number;
   /** Connections to one robot (default 2: one for reads, the rest for writes). */
   perOrigin?: number;
@@ -36,7 +39,7 @@ export class RobotPool extends Dispatcher {
 
   constructor(opts: RobotPoolOptions = {}) {
     super();
-    this.origins = Math.max(1, opts.origins ?? 16);
+    this.origins = Math.max(1, opts.origins ?? ROBOTS_KEPT_OPEN);
     const common = { keepAliveTimeout: opts.keepAliveMs ?? 4_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } };
     // One Client, not a Pool of one: requests wait in it while it connects,
     // then go out back to back (undici pipelines only idempotent requests).
