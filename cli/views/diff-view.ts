@@ -26,7 +26,15 @@ export interface Drifted {
 }
 
 export function driftedResources(p: Plan): Drifted[] {
-  return byResource<Drifted['actions'][number]>(p.actions, (a) => (a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason }));
+  const item = (a: Action): Drifted['actions'][number] => (a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason });
+  const out: Drifted[] = [];
+  const robotsFrom = webhookRuns(p.actions, (from, to) => {
+    const actions: Drifted['actions'] = [];
+    for (let k = from; k < to; k++) actions.push(item(p.actions[k] as Action));
+    out.push({ address: (p.actions[from] as Action).address, actions });
+  });
+  for (const r of robotResources(p.actions, robotsFrom, item)) out.push(r);
+  return out;
 }
 
 interface Resource<T> {
@@ -35,33 +43,47 @@ interface Resource<T> {
 }
 
 /**
- * Each resource once, in the order of its first action, with what `item`
- * makes of each of its actions: the JSON's objects, or the text's words (no
- * object per action on the way to 10,000 lines).
+ * Calls `run` with each webhook's actions, [from, to) in `actions`, and
+ * returns where the robots' actions begin. The webhooks' actions come first
+ * and each name's are adjacent (plan() lists the hub's before the robots',
+ * planWebhooks a name's at once; plan-property.test.ts holds them to it), so
+ * no object, index or address comparison is made per webhook: at 10,000
+ * webhooks grouping them by a map made 8 MB of garbage, late in the run
+ * where it cost a scavenge of everything the plan holds.
  */
-function byResource<T>(actions: Action[], item: (a: Action) => T): Resource<T>[] {
+function webhookRuns(actions: Action[], run: (from: number, to: number) => void): number {
+  let i = 0;
+  while (i < actions.length) {
+    const a = actions[i] as Action;
+    if (!isWebhookAction(a)) break;
+    let to = i + 1;
+    for (; to < actions.length; to++) {
+      const next = actions[to] as Action;
+      if (!isWebhookAction(next) || next.name !== a.name) break;
+    }
+    run(i, to);
+    i = to;
+  }
+  return i;
+}
+
+/**
+ * Each robot resource from `from` on once, in the order of its first action,
+ * with what `item` makes of each of its actions (the JSON's objects, or the
+ * text's words). A robot's actions may be apart (install a, install b, start a).
+ */
+function robotResources<T>(actions: Action[], from: number, item: (a: Action) => T): Resource<T>[] {
   const out: Resource<T>[] = [];
-  // Webhooks by name (robot.yaml's keys, whose hashes V8 already has; an
-  // address is a new string to hash), robot resources by address.
-  const hooks = new Map<string, Resource<T>>();
-  const robots = new Map<string, Resource<T>>();
-  let last: Resource<T> | undefined;
-  for (const a of actions) {
-    // A resource's actions are usually next to each other (adopt, then enable): no lookup for those.
-    let entry = last?.address === a.address ? last : undefined;
+  const byAddress = new Map<string, Resource<T>>();
+  for (let i = from; i < actions.length; i++) {
+    const a = actions[i] as Action;
+    let entry = byAddress.get(a.address);
     if (!entry) {
-      const webhook = isWebhookAction(a);
-      const by = webhook ? hooks : robots;
-      const key = webhook ? a.name : a.address;
-      entry = by.get(key);
-      if (!entry) {
-        entry = { address: a.address, actions: [] };
-        by.set(key, entry);
-        out.push(entry);
-      }
+      entry = { address: a.address, actions: [] };
+      byAddress.set(a.address, entry);
+      out.push(entry);
     }
     entry.actions.push(item(a));
-    last = entry;
   }
   return out;
 }
@@ -70,24 +92,14 @@ export function renderDiff(p: Plan, color: boolean): string {
   const c = palette(color);
   const { actions } = p;
   const lines: string[] = ['']; // the header, once the count is known
-  // The webhooks' actions come first and each name's are adjacent (plan()
-  // lists the hub's before the robots', planWebhooks a name's at once): a
-  // line per run of one name, with no object, index or address comparison
-  // per webhook. At 10,000 webhooks this made 8 MB of garbage, late in the
-  // run where it cost a scavenge of everything the plan holds.
-  let i = 0;
-  while (i < actions.length) {
-    const a = actions[i] as Action;
-    if (!isWebhookAction(a)) break;
-    let text = `  ${a.address}: ${a.type} (${a.reason})`;
-    for (i += 1; i < actions.length; i += 1) {
-      const next = actions[i] as Action;
-      if (!isWebhookAction(next) || next.name !== a.name) break;
-      text += `, ${next.type} (${next.reason})`;
-    }
+  const words = (a: Action): string => `${a.type} (${a.reason})`;
+  const robotsFrom = webhookRuns(actions, (from, to) => {
+    const a = actions[from] as Action;
+    let text = `  ${a.address}: ${words(a)}`;
+    for (let k = from + 1; k < to; k++) text += `, ${words(actions[k] as Action)}`;
     lines.push(text);
-  }
-  for (const r of byResource(actions.slice(i), (a) => `${a.type} (${a.reason})`)) lines.push(`  ${r.address}: ${r.actions.join(', ')}`);
+  });
+  for (const r of robotResources(actions, robotsFrom, words)) lines.push(`  ${r.address}: ${r.actions.join(', ')}`);
   const drifted = lines.length - 1;
   lines[0] = drifted === 0
     ? c.ok('No drift: the hub and robots match robot.yaml.')
