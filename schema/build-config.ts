@@ -4,6 +4,7 @@ import { watchedTypeBefore, type WatchedItem, type WatchedType, type WebhookDoma
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
 import { durationMs } from '../lib/duration.js';
+import { DEFAULT_RECEIVER_PORT } from '../lib/receiver-port.js';
 
 // Turn a document that passed the schema and the rules into the resolved
 // Config: defaults applied, short forms expanded, overrides merged.
@@ -12,7 +13,6 @@ import { durationMs } from '../lib/duration.js';
 const DEFAULT_MIN_READY_MS = 1500;
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
-export const DEFAULT_RECEIVER_PORT = 7860;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError } from '../../lib/errors.js';
+import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 import { withSessionOptions, type SessionFlags } from '../session/options.js';
 import { tokenFromFlags } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
@@ -39,7 +40,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
     .description('Watch robot.yaml, heal drift, and redeploy apps on hub deliveries')
     .option('--interval <duration>', 'drift check interval (e.g. 30s, 5m)', '60s')
     .option('--mode <mode>', 'heal: correct drift; warn: only report it', 'heal')
-    .option('--receiver-port <port>', "receiver port (default: the file's receiver.port, else 7860; 0 = any free port)")
+    .option('--receiver-port <port>', `receiver port (default: the file's receiver.port, else ${DEFAULT_RECEIVER_PORT}; 0 = any free port)`)
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();
@@ -104,7 +105,7 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
     });
   } catch (err) {
     await pool.close();
-    throw listenError(err, o.receiverPort ?? config.receiver?.port ?? 7860);
+    throw listenError(err, o.receiverPort ?? config.receiver?.port ?? DEFAULT_RECEIVER_PORT);
   }
   const inner = agent;
   return {

@@ -1,5 +1,6 @@
 import type { Io } from '../../lib/io.js';
 import { ExitError, UsageError, UserError } from '../../lib/errors.js';
+import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 import { newCommand, parse } from '../command.js';
 import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.js';
@@ -38,7 +39,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const cmd = newCommand('receiver', io)
     .description('Serve the webhook receiver endpoints of robot.yaml (or one log endpoint)')
     .option('-f, --file <file>', 'robot.yaml whose receiver section to serve')
-    .option('--port <port>', 'port to listen on (default: the file\'s, else 7860; 0 = any free port)')
+    .option('--port <port>', `port to listen on (default: the file's, else ${DEFAULT_RECEIVER_PORT}; 0 = any free port)`)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'accepted webhook secret (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .addHelpText('after', HELP_AFTER);
@@ -56,7 +57,7 @@ function parsePort(text: string): number {
 async function planReceiver(opts: Options, io: Io): Promise<Plan> {
   const flagPort = opts.port === undefined ? null : parsePort(opts.port);
   if (!opts.file) {
-    return { port: flagPort ?? 7860, secrets: opts.secret, endpoints: [{ name: 'log', action: 'log', app: null }], file: null };
+    return { port: flagPort ?? DEFAULT_RECEIVER_PORT, secrets: opts.secret, endpoints: [{ name: 'log', action: 'log', app: null }], file: null };
   }
   const loaded = loadConfig(opts.file, io.env, { cwd: io.cwd });
   if (!loaded.ok) {

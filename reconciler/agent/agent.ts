@@ -4,6 +4,7 @@ import type { AgentStatus, RunSummary } from './status-types.js';
 import { createReceiver, type Receiver } from '../../runtime/receiver/index.js';
 import { addActionEndpoints } from './receiver-actions.js';
 import { errorMessage } from '../../lib/errors.js';
+import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 import type { Observation, Plan } from '../types.js';
 import type { StateFile } from '../../state/types.js';
 import { WorkQueue } from './work-queue.js';
@@ -191,7 +192,7 @@ function makeReceiver(opts: AgentOptions, config: Config, sink: Parameters<typeo
   const receiver = createReceiver({
     secret: spec && spec.secrets.length > 0 ? spec.secrets : null,
     env: opts.env,
-    port: opts.receiverPort ?? spec?.port ?? 7860,
+    port: opts.receiverPort ?? spec?.port ?? DEFAULT_RECEIVER_PORT,
     host: opts.receiverHost ?? '127.0.0.1',
     landingPage: null,
     log: opts.log,

@@ -14,6 +14,7 @@ import { landingPage as defaultLandingPage } from './landing-page.js';
 import { readyMessages, secretMessages } from './start-messages.js';
 import { errorMessage } from '../../lib/errors.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
+import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 
 const MiB = 1024 * 1024;
 
@@ -86,7 +87,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
       if (server) throw new Error('Receiver already started.');
       const host = opts.host ?? '127.0.0.1';
       const created = createServer(onRequest);
-      const port = await listen(created, opts.port ?? 7860, host);
+      const port = await listen(created, opts.port ?? DEFAULT_RECEIVER_PORT, host);
       server = created;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
       for (const line of secretMessages(secrets.length > 0)) log(line);

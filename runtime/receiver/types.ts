@@ -19,7 +19,7 @@ export interface ReceiverOptions {
   /** Accepted secrets (several during a rotation); unset or empty → `WEBHOOK_SECRET`; none → endpoints open. */
   secret?: string | string[] | null;
   env?: NodeJS.ProcessEnv;
-  /** Default 7860 (the official receiver's); 0 = a free port. */
+  /** Default DEFAULT_RECEIVER_PORT (lib/receiver-port.ts: 7860, the official receiver's); 0 = a free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
