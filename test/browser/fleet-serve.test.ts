@@ -24,6 +24,18 @@ t.test('mountFleetPage serves the page and its assets on the receiver', async (t
     t.equal(res.headers.get('x-content-type-options'), 'nosniff');
     await res.arrayBuffer();
   }
+  // The drawing the page shares with the dashboard comes from lib/browser/, under /fleet/shared/.
+  for (const path of ['/fleet/shared/pose.js', '/fleet/shared/robot-view.js']) {
+    const res = await fetch(`${url}${path}`);
+    t.equal(res.status, 200, path);
+    t.match(res.headers.get('content-type'), JS, path);
+    t.match(await res.text(), /^export |\nexport /, path);
+  }
+  for (const gone of ['/fleet/robot/pose.js', '/fleet/shared/nope.js']) {
+    const res = await fetch(`${url}${gone}`);
+    t.equal(res.status, 404, gone);
+    await res.arrayBuffer();
+  }
   const missing = await fetch(`${url}/fleet/nope.js`);
   t.equal(missing.status, 404);
   await missing.arrayBuffer();
@@ -54,7 +66,7 @@ t.test('the fleet page handler stays inside its folder: traversal, encoded or no
   t.equal((await rawGet(url, '/fleet/app.js')).status, 200);
   for (const bad of ['/fleet/../routes.ts', '/fleet/..%2froutes.ts', '/fleet/..%2f..%2ffleet-page%2froutes.ts', '/fleet/%2e%2e%2froutes.ts',
     '/fleet/%2e%2e/routes.ts', '/fleet/..%5croutes.ts', '/fleet/%2fetc%2fpasswd', '/fleet//etc/passwd', '/fleet/a%00.js', '/fleet/%E0%A4%A',
-    '/fleet/', '/fleet/.hidden', '/etc/passwd']) {
+    '/fleet/', '/fleet/.hidden', '/etc/passwd', '/fleet/shared/..%2fpaths.ts', '/fleet/shared/%2e%2e/page-assets.ts', '/fleet/shared/..%2f..%2fpackage.json']) {
     const res = await rawGet(url, bad);
     t.equal(res.status, 404, bad);
     t.notMatch(res.body, /import|root:/, `${bad}: no file content`);

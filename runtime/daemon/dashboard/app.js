@@ -1,8 +1,8 @@
 // Entry point of the robot dashboard: wires the header, the live view, the
 // current app and the installed apps, and keeps them fresh.
 import { api } from './api.js';
-import { poseFromState, REST_POSE } from './pose.js';
-import { createRobotView } from './robot-view.js';
+import { poseFromState, REST_POSE } from './shared/pose.js';
+import { createRobotView } from './shared/robot-view.js';
 import { streamState } from './state-stream.js';
 import { initAppsPanel, refreshInstalled } from './apps-panel.js';
 import { initCurrentApp, refreshCurrent, refreshOutput } from './current-app.js';

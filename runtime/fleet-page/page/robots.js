@@ -1,10 +1,11 @@
-// One card per robot: a live drawing of its pose (the dashboard's own
-// drawing, fed by the robot's state stream), its apps with the installed
-// revision, what runs, and why it is not converged. Cards are kept across
-// refreshes so the drawings and their sockets live on.
+// One card per robot: a live drawing of its pose (the drawing the robot
+// dashboard uses too, from lib/browser/, fed by the robot's state stream),
+// its apps with the installed revision, what runs, and why it is not
+// converged. Cards are kept across refreshes so the drawings and their
+// sockets live on.
 import { h, fill, pill } from './dom.js';
-import { createRobotView } from './robot/robot-view.js';
-import { poseFromState, REST_POSE } from './robot/pose.js';
+import { createRobotView } from './shared/robot-view.js';
+import { poseFromState, REST_POSE } from './shared/pose.js';
 
 const STREAM_QUERY = 'frequency=10&with_head_pose=true&with_antenna_positions=true&with_body_yaw=true&use_pose_matrix=false';
 const RETRY_MS = 5000;
