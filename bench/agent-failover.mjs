@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, root } from './lib/measure.mjs';
 import { postgresMissing, startPostgres } from './lib/postgres.mjs';
+import { figure } from './lib/figures.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
 const { createHubClient } = await import('../dist/drivers/hub/client.js');
@@ -61,7 +62,10 @@ async function scenario(label, { dir, block, signal, env, client, children }) {
     return leads !== null && /^converged$/m.test(b.out()) && (await count()) === 3;
   }, 60_000, `${label}: the standby converged`);
   const converged = performance.now() - t0;
-  console.log(`agent-failover ${label}: leads after ${Math.round(leads)} ms, converged after ${Math.round(converged)} ms (target < 15000 ms)`);
+  figure({
+    name: `agent failover, ${label}: the standby converged a change`, value: Math.round(converged), unit: 'ms',
+    target: '< 15000', ok: converged < 15_000, note: `it led after ${Math.round(leads)} ms`,
+  });
   for (const x of [a, b]) {
     if (x.child.exitCode !== null || x.child.signalCode === 'SIGKILL') continue;
     x.child.kill('SIGCONT');

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figure } from './lib/figures.mjs';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'robotctl.js');
 const dir = await mkdtemp(join(tmpdir(), 'robotctl-bench-check-'));
@@ -24,10 +25,10 @@ try {
   const cache = { ROBOTCTL_CHECK_VENV_CACHE: join(dir, 'cache') };
   const first = timed(['app', 'check', app], cache);
   const warm = [timed(['app', 'check', app], cache), timed(['app', 'check', app], cache)].sort()[0];
-  console.log(`app create: ${create.toFixed(2)} s (target < 1)`);
-  console.log(`app check, fresh venv: ${cold.toFixed(2)} s (target -)`);
-  console.log(`app check, cache being built: ${first.toFixed(2)} s (target -)`);
-  console.log(`app check, cached base venv: ${warm.toFixed(2)} s (target < 5)`);
+  figure({ name: 'robotctl app create', value: create, unit: 's', target: '< 1', ok: create < 1 });
+  figure({ name: 'robotctl app check, fresh venv', value: cold, unit: 's' });
+  figure({ name: 'robotctl app check, cache being built', value: first, unit: 's' });
+  figure({ name: 'robotctl app check, cached base venv', value: warm, unit: 's', target: '< 5', ok: warm < 5 });
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
+import { figure } from './lib/figures.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
@@ -39,9 +40,11 @@ try {
   const seconds = 3;
   await page.waitForTimeout(seconds * 1000);
   const after = await page.evaluate(() => ({ ...globalThis.__bench }));
-  console.log(`dashboard-time-to-live-view: ${live.toFixed(0)} ms (target < 1500 ms)`);
-  console.log(`dashboard-state-updates: ${((after.messages - before.messages) / seconds).toFixed(1)} /s (target >= 45 /s, the 50 Hz control loop)`);
-  console.log(`dashboard-animation-frames: ${((after.frames - before.frames) / seconds).toFixed(1)} /s (target >= 30 /s headless)`);
+  const updates = (after.messages - before.messages) / seconds;
+  const frames = (after.frames - before.frames) / seconds;
+  figure({ name: 'dashboard: page load to live view', value: Math.round(live), unit: 'ms', target: '< 1500', ok: live < 1500 });
+  figure({ name: 'dashboard: state updates', value: updates, unit: '/s', target: '≥ 45', ok: updates >= 45, note: 'the 50 Hz control loop' });
+  figure({ name: 'dashboard: animation frames, headless', value: frames, unit: '/s', target: '≥ 30', ok: frames >= 30 });
 } finally {
   await browser.close();
   await daemon.close();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
 import { createDaemonClient } from '../dist/drivers/daemon/client.js';
+import { figure } from './lib/figures.mjs';
 
 const dir = await mkdtemp(join(tmpdir(), 'robotctl-bench-app-'));
 const src = join(dir, 'src', 'bench_app');
@@ -58,10 +59,11 @@ try {
     await client.stopCurrentApp();
     stops.push(performance.now() - t1);
   }
-  console.log(`start-app to first set_target (median of 5): ${median(starts).toFixed(0)} ms (target < 500)`);
-  console.log(`start-app to first set_target (max of 5): ${Math.max(...starts).toFixed(0)} ms (target < 500)`);
-  console.log(`stop cooperative app incl. return move (median of 5): ${median(stops).toFixed(0)} ms (target < 1500)`);
-  console.log(`stop cooperative app incl. return move (max of 5): ${Math.max(...stops).toFixed(0)} ms (target < 1500)`);
+  const [startMid, startMax, stopMid, stopMax] = [median(starts), Math.max(...starts), median(stops), Math.max(...stops)];
+  figure({ name: 'daemon: start-app to the app\'s first set_target, median of 5', value: Math.round(startMid), unit: 'ms', target: '< 500', ok: startMid < 500 });
+  figure({ name: 'daemon: start-app to the app\'s first set_target, max of 5', value: Math.round(startMax), unit: 'ms', target: '< 500', ok: startMax < 500 });
+  figure({ name: 'daemon: stop a cooperative app incl. the return move, median of 5', value: Math.round(stopMid), unit: 'ms', target: '< 1500', ok: stopMid < 1500 });
+  figure({ name: 'daemon: stop a cooperative app incl. the return move, max of 5', value: Math.round(stopMax), unit: 'ms', target: '< 1500', ok: stopMax < 1500 });
 } finally {
   await client.close();
   await daemon.close();

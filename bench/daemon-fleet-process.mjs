@@ -16,15 +16,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { figure } from './lib/figures.mjs';
+import { cpuSecondsOf } from './lib/measure.mjs';
 
 const bin = fileURLToPath(new URL('../bin/robotctl.js', import.meta.url));
-const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
-
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime + stime
-}
 
 function rssMiB(pid) {
   const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -46,10 +40,10 @@ async function run(n) {
       });
     });
     const readyMs = performance.now() - started;
-    const cpu0 = cpuSeconds(child.pid);
+    const cpu0 = cpuSecondsOf(child.pid);
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, 5000));
-    const idleCore = (cpuSeconds(child.pid) - cpu0) / ((performance.now() - t0) / 1000);
+    const idleCore = (cpuSecondsOf(child.pid) - cpu0) / ((performance.now() - t0) / 1000);
     const rss = rssMiB(child.pid);
     figure({ name: `daemon --sim --robots ${n}: all listening`, value: readyMs / 1000, unit: 's', note: `start CPU ${cpu0.toFixed(1)} s` });
     figure({ name: `daemon --sim --robots ${n}: RSS`, value: rss, unit: 'MiB', note: `${(rss / n).toFixed(2)} MiB a robot` });
@@ -76,7 +70,7 @@ async function ready(env) {
     });
     const res = await fetch(`${url}/api/daemon/status`);
     await res.text();
-    return { ms: performance.now() - started, cpuMs: cpuSeconds(child.pid) * 1000 };
+    return { ms: performance.now() - started, cpuMs: cpuSecondsOf(child.pid) * 1000 };
   } finally {
     const gone = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createDaemonClient } from '../dist/drivers/daemon/client.js';
+import { figure } from './lib/figures.mjs';
 
 const MB = 100;
 const dir = await mkdtemp(join(tmpdir(), 'robotctl-bench-flood-'));
@@ -66,9 +67,9 @@ try {
   await client.close();
   latencies.sort((a, b) => a - b);
   const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
-  console.log(`app prints ${MB} MB with no newline: flood absorbed in ${floodMs} ms`);
-  console.log(`daemon RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak (+${(peak - before).toFixed(0)} MB)`);
-  console.log(`GET /api/daemon/status during the flood: ${latencies.length} calls, median ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1 - 1e-9)} ms`);
+  figure({ name: `daemon: an app prints ${MB} MB with no newline, time to absorb it`, value: floodMs, unit: 'ms' });
+  figure({ name: 'daemon: RSS growth during that flood', value: Math.round(peak - before), unit: 'MB', note: `${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at the peak` });
+  figure({ name: 'daemon: GET /api/daemon/status during that flood, median', value: Number(q(0.5)), unit: 'ms', note: `${latencies.length} calls, p99 ${q(0.99)} ms, max ${q(1 - 1e-9)} ms` });
 } finally {
   daemon.kill('SIGTERM');
   await exited;

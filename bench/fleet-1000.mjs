@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../dist/runtime/daemon/server.js';
 import { main } from '../dist/cli/main.js';
 import { figure } from './lib/figures.mjs';
+import { cpuSecondsOf } from './lib/measure.mjs';
 import { quietApp } from './lib/quiet-app.mjs';
 
 const ROBOTS = Number(process.env.FLEET_ROBOTS ?? 1000);
@@ -27,11 +28,6 @@ const bin = fileURLToPath(new URL('../bin/robotctl.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-fleet1000-'));
 const env = { ...process.env, NO_COLOR: '1', HF_HOME: join(dir, 'hf') };
 
-/** CPU seconds (user + system) of a live process, from /proc. */
-function cpuOf(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
 const rssMiB = (pid) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 function writeYaml(name, urls, active, parallelism) {
@@ -120,16 +116,16 @@ try {
   const t0 = performance.now();
   await fleet.ready;
   const startS = (performance.now() - t0) / 1000;
-  figure({ name: `daemon --sim --robots ${ROBOTS}: all listening`, value: startS, unit: 's', note: `CPU ${cpuOf(fleet.child.pid).toFixed(1)} s, RSS ${rssMiB(fleet.child.pid).toFixed(0)} MiB` });
+  figure({ name: `daemon --sim --robots ${ROBOTS}: all listening`, value: startS, unit: 's', note: `CPU ${cpuSecondsOf(fleet.child.pid).toFixed(1)} s, RSS ${rssMiB(fleet.child.pid).toFixed(0)} MiB` });
 
   // The converged fleet: its state recorded by one apply (nothing to do), then the drift check.
   writeYaml('fleet', fleet.urls, 'null', 100);
   const recorded = await cli(['apply', '-f', 'fleet.yaml', '--yes', '--state', 'fleet.state.json']);
   if (recorded.code !== 0) throw new Error(`apply of the converged fleet exited ${recorded.code}:\n${recorded.out.slice(-2000)}`);
   const before = await fleet.requests();
-  const daemonCpu0 = cpuOf(fleet.child.pid);
+  const daemonCpu0 = cpuSecondsOf(fleet.child.pid);
   const diff = await cli(['diff', '-f', 'fleet.yaml', '--state', 'fleet.state.json']);
-  const daemonCpuMs = (cpuOf(fleet.child.pid) - daemonCpu0) * 1000;
+  const daemonCpuMs = (cpuSecondsOf(fleet.child.pid) - daemonCpu0) * 1000;
   const calls = (await fleet.requests()) - before;
   if (diff.code !== 0) throw new Error(`diff exited ${diff.code}: the fleet should be converged\n${diff.out.slice(-2000)}`);
   figure({ name: `drift check (robotctl diff) of ${ROBOTS} robots in one daemon, wall`, value: diff.ms, unit: 'ms', target: '< 2000', ok: diff.ms < 2000, note: `CPU: CLI ${diff.cpuMs.toFixed(0)} ms, daemon ${daemonCpuMs.toFixed(0)} ms` });

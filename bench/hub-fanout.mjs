@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { startHub } from '../dist/runtime/hub/server.js';
 import { createHubClient } from '../dist/drivers/hub/client.js';
+import { figure } from './lib/figures.mjs';
 
 const user = { name: 'bench', token: 'hf_bench_token' };
 let received = 0;
@@ -31,8 +32,8 @@ try {
     runs.push(performance.now() - start);
   }
   runs.sort((a, b) => a - b);
-  console.log(`hub fan-out of one push to 100 webhooks (median of 5): ${runs[2].toFixed(1)} ms (target < 1000 ms)`);
-  console.log(`hub fan-out worst of 5: ${runs[4].toFixed(1)} ms (target < 1000 ms)`);
+  figure({ name: 'hub: one push fanned out to 100 webhooks, median of 5', value: runs[2], unit: 'ms', target: '< 1000', ok: runs[2] < 1000 });
+  figure({ name: 'hub: one push fanned out to 100 webhooks, worst of 5', value: runs[4], unit: 'ms', target: '< 1000', ok: runs[4] < 1000 });
 } finally {
   await client.close();
   await hub.close();

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHub } from '../dist/runtime/hub/server.js';
+import { figure } from './lib/figures.mjs';
 
 const user = { name: 'bench', token: 'hf_bench_git_token' };
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-git-'));
@@ -42,7 +43,8 @@ try {
     await delivered;
     runs.push(performance.now() - start);
   }
-  console.log(`git push of a 50-file Space to the delivery (median of 5): ${median(runs).toFixed(0)} ms (target < 1000 ms); worst ${Math.max(...runs).toFixed(0)} ms`);
+  const pushMid = median(runs);
+  figure({ name: 'hub: git push of a 50-file Space to its delivery, median of 5', value: Math.round(pushMid), unit: 'ms', target: '< 1000', ok: pushMid < 1000, note: `worst ${Math.max(...runs).toFixed(0)} ms` });
 
   await hub.createRepo('bench', 'model', 'bench/big');
   const files = {};
@@ -52,7 +54,7 @@ try {
   const start = performance.now();
   for (let i = 0; i < n; i++) await hub.commit('bench', 'model', 'bench/big', { [`data/part_${String(i).padStart(4, '0')}.txt`]: `changed ${i}\n` }, `change ${i}`);
   const s = (performance.now() - start) / 1000;
-  console.log(`API commits into a 1,000-file repo: ${(n / s).toFixed(1)} commits/s (${n} sequential commits, one file each)`);
+  figure({ name: 'hub: API commits into a repo of 1,000 files', value: n / s, unit: 'commits/s', note: `${n} sequential commits, one file each` });
 } finally {
   await hub.close();
   receiver.closeAllConnections();

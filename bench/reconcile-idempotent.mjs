@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHub } from '../dist/runtime/hub/server.js';
 import { main } from '../dist/cli/main.js';
+import { figure } from './lib/figures.mjs';
 
 const USER = { name: 'bench', token: 'hf_bench_token_idempotent' };
 const N = 1000;
@@ -29,11 +30,12 @@ try {
   const second = await main(['apply', '-f', 'robot.yaml', '--yes'], io);
   const ms = performance.now() - started;
   const stats = hub.stats();
-  console.log(`first apply (create ${N} webhooks): ${firstMs.toFixed(0)} ms`);
-  console.log(`idempotent apply, ${N} webhooks: ${ms.toFixed(0)} ms (exit ${second})`);
-  console.log(`idempotent apply list requests: ${stats.byRoute['GET /api/settings/webhooks'] ?? 0} requests (target 1)`);
-  console.log(`idempotent apply total requests: ${stats.requests} requests (target 1)`);
-  console.log(`idempotent apply writes: ${stats.writes} writes (target 0)`);
+  const lists = stats.byRoute['GET /api/settings/webhooks'] ?? 0;
+  figure({ name: `first apply, in process: create ${N} webhooks`, value: Math.round(firstMs), unit: 'ms' });
+  figure({ name: `idempotent apply over ${N} webhooks`, value: Math.round(ms), unit: 'ms', note: `exit ${second}` });
+  figure({ name: `idempotent apply over ${N} webhooks: list requests`, value: lists, unit: 'requests', target: '1', ok: lists === 1 });
+  figure({ name: `idempotent apply over ${N} webhooks: all requests`, value: stats.requests, unit: 'requests', target: '1', ok: stats.requests === 1 });
+  figure({ name: `idempotent apply over ${N} webhooks: writes`, value: stats.writes, unit: 'writes', target: '0', ok: stats.writes === 0 });
 } finally {
   await hub.close();
   rmSync(dir, { recursive: true, force: true });

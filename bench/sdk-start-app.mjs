@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { figure } from './lib/figures.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const load = (p) => import(pathToFileURL(join(root, 'dist', ...p)).href);
@@ -37,7 +38,10 @@ try {
     await client.stopCurrentApp();
   }
   runs.sort((a, b) => a - b);
-  console.log(`start-app to first set_target over /ws/sdk (hello_app, reachy_mini stand-in): median ${runs[2].toFixed(0)} ms, worst ${runs[4].toFixed(0)} ms (target < 500)`);
+  figure({
+    name: 'start-app to the first set_target over /ws/sdk (hello_app, reachy_mini stand-in), median of 5', value: Math.round(runs[2]), unit: 'ms',
+    target: '< 500', ok: runs[2] < 500, note: `worst ${runs[4].toFixed(0)} ms`,
+  });
 } finally {
   await client.close();
   await app.close();

@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { load, median } from './lib/measure.mjs';
 import { postgresMissing, startPostgres } from './lib/postgres.mjs';
+import { figure } from './lib/figures.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
 const { createHubClient } = await import('../dist/drivers/hub/client.js');
@@ -74,14 +75,14 @@ async function measureBackend(name, spec, openSpec, env, children) {
   const other = await openStore(openSpec, { env, token: USER.token });
   try {
     const lock = await timed(LOCK_ROUNDS, async () => { const l = await store.lock({ timeoutMs: 0 }); await l.release(); });
-    console.log(`state-backends ${name} lock take+release: ${spread(lock)}`);
+    figure({ name: `state lock take + release, ${name}`, value: median(lock), unit: 'ms', note: spread(lock) });
     await store.read();
     let s = bigState();
     const bytes = Buffer.byteLength(JSON.stringify(s, null, 2));
     const writes = await timed(IO_ROUNDS, async () => { s = await store.write(s); });
     const reads = await timed(IO_ROUNDS, async () => { const r = await other.read(); if (Object.keys(r.webhooks).length !== HOOKS) throw new Error('short read'); });
-    console.log(`state-backends ${name} write ${HOOKS}-webhook state (${Math.round(bytes / 1024)} KiB): ${spread(writes)}`);
-    console.log(`state-backends ${name} read ${HOOKS}-webhook state: ${spread(reads)}`);
+    figure({ name: `state write, ${HOOKS} webhooks (${Math.round(bytes / 1024)} KiB), ${name}`, value: median(writes), unit: 'ms', note: spread(writes) });
+    figure({ name: `state read, ${HOOKS} webhooks, ${name}`, value: median(reads), unit: 'ms', note: spread(reads) });
     const kills = [];
     for (let i = 0; i < KILL_ROUNDS; i++) {
       const child = await startHolder(spec, env, children);
@@ -103,7 +104,10 @@ async function measureBackend(name, spec, openSpec, env, children) {
       kills.push(performance.now() - t0);
       await l.release();
     }
-    console.log(`state-backends ${name} failover kill -9 of the holder -> a waiting apply holds the lock (killed half-way through its ${POLL_MS[name]} ms poll): ${spread(kills)}`);
+    figure({
+      name: `lock failover, ${name}: holder killed (kill -9) half-way through a waiting apply's ${POLL_MS[name]} ms poll, until the waiter holds the lock`,
+      value: median(kills), unit: 'ms', note: spread(kills),
+    });
   } finally {
     await store.close();
     await other.close();
@@ -123,7 +127,10 @@ async function leaseExpiry(hubUrl, env) {
     const lock = await store.lock({ timeoutMs: 60_000, onNote: () => {} });
     const ms = performance.now() - t0;
     await lock.release();
-    console.log(`state-backends hub failover holder on another host stops renewing -> lease expires -> waiter holds it (lease ${DEFAULT_LEASE_MS / 1000} s, just renewed: the worst case): ${fmt(ms)}`);
+    figure({
+      name: `hub lock failover: the holder on another host stops renewing a just-renewed ${DEFAULT_LEASE_MS / 1000} s lease, until the waiter holds it`,
+      value: ms, unit: 'ms', target: '< 15000', ok: ms < 15_000,
+    });
   } finally {
     await store.close();
     await client.close();

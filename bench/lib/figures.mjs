@@ -1,8 +1,10 @@
 // One line per measured figure, in the same shape in every benchmark, so that
-// `npm run bench` can end with a single table of figure, target and verdict.
+// `npm run bench` can end with a single table of figure, target and verdict,
+// and write it to docs/benchmarks.md (bench/lib/benchmarks-page.mjs).
 // A benchmark calls figure(); the line goes to stdout as it always did, and,
 // when run by bench/run.js, also to the JSON-lines file it names in
-// $BENCH_FIGURES.
+// $BENCH_FIGURES, tagged with the benchmark's name ($BENCH_NAME), the load
+// average and the time it was taken.
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
@@ -17,10 +19,17 @@ import { loadavg } from 'node:os';
  */
 export function figure({ name, value, unit, target, ok, note }) {
   const load = loadavg()[0];
-  const shown = Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
   const verdict = ok === undefined ? '' : ok ? ' ok' : ' MISSED';
   const targetText = target ? ` (target ${target}${verdict.trim() ? `:${verdict}` : ''})` : '';
-  console.log(`figure: ${name} = ${shown} ${unit}${targetText}${note ? `; ${note}` : ''} [load ${load.toFixed(2)}]`);
+  console.log(`figure: ${name} = ${formatValue(value)} ${unit}${targetText}${note ? `; ${note}` : ''} [load ${load.toFixed(2)}]`);
   const file = process.env.BENCH_FIGURES;
-  if (file) appendFileSync(file, `${JSON.stringify({ name, value, unit, target, ok, note, load })}\n`);
+  if (file) {
+    const at = new Date().toISOString();
+    appendFileSync(file, `${JSON.stringify({ bench: process.env.BENCH_NAME ?? '', name, value, unit, target, ok, note, load, at })}\n`);
+  }
+}
+
+/** A figure as the console line and the page show it: integers whole, small values to 2 places, others to 1. */
+export function formatValue(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
 }

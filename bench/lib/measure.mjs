@@ -71,3 +71,10 @@ export function load() {
 export function ratio(a, b) {
   return `×${(b / a).toFixed(1)}`;
 }
+
+/** CPU seconds (user + system) a live process used so far, from /proc/<pid>/stat (USER_HZ 100 on Linux). */
+export function cpuSecondsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

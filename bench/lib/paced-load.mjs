@@ -11,7 +11,7 @@
 // other), and answers parsed by scanning for the header end and its
 // Content-Length. Besides the latency it reports how late its own sends were
 // and how long its event loop stalled, so a slow percentile can be told apart
-// from a slow generator.
+// from a slow generator, and its CPU share shows it stayed below saturation.
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -81,9 +81,12 @@ export async function pacedLoad({ url, path, headers, body, rate, seconds, conne
   }
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const cpuBefore = process.cpuUsage();
   start = performance.now();
   pump();
   await finished;
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
   loop.disable();
   for (const s of sockets) s.destroy();
   const sorted = (xs) => Float64Array.from(xs).sort();
@@ -95,6 +98,8 @@ export async function pacedLoad({ url, path, headers, body, rate, seconds, conne
     p50: at(lat, 0.5), p99: at(lat, 0.99), p999: at(lat, 0.999), max: lat[lat.length - 1],
     lateP99: at(late, 0.99), lateMax: late[late.length - 1],
     loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6,
+    // The generator's own CPU over the run, in % of one core: near 100 it would be what limits the figure.
+    clientCpuPct: (100 * (cpu.user + cpu.system) / 1000) / wall,
   };
 }
 

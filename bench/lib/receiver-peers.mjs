@@ -4,9 +4,9 @@
 // close() }; cpuMicros() is that server's CPU time so far (user + system).
 import { createServer } from 'node:http';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuSecondsOf } from './measure.mjs';
 
 const ownCpu = () => {
   const u = process.cpuUsage();
@@ -71,11 +71,7 @@ export async function fastapiServer(secret) {
     createInterface({ input: child.stdout }).once('line', (line) => resolve([line.split(' ', 1)[0], line.slice(line.indexOf(' ') + 1)]));
     child.once('close', (code) => reject(new Error(`fastapi server exited ${code}`)));
   });
-  // utime + stime in clock ticks (100 per second on Linux) → µs.
-  const cpuMicros = () => {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  };
+  const cpuMicros = () => cpuSecondsOf(child.pid) * 1e6;
   return {
     url: `http://127.0.0.1:${port}`, cpuMicros, versions,
     close: async () => { child.kill('SIGTERM'); await closed; },
