@@ -1,5 +1,5 @@
 // An open-loop load generator for latency at a fixed rate, run in its own
-// process (bench/receiver-throughput.mjs --paced). Every request has a due
+// process (bench/receiver-throughput.mjs --client). Every request has a due
 // time (start + i / rate) fixed before the run, and its latency is counted
 // from that due time to the last byte of its answer: a request the generator
 // sends late, because its own timer or event loop was late or every
