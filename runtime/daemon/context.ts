@@ -13,6 +13,10 @@ import type { HubClient } from '../../drivers/hub/types.js';
 import { indexModeCache } from './apps/package-index.js';
 import { clearRunning, selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
 import { installedCache } from './installed-cache.js';
+import type { Supervisor } from './supervisor.js';
+import { simHardwareId } from './identity.js';
+import { simRelease, type ReleaseOptions, type SimRelease } from './update/releases.js';
+import type { InstallSource } from '../../lib/wire/daemon-update.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -34,6 +38,16 @@ export interface DaemonOptions {
   likeRealDaemon?: boolean;
   /** Install without a package index even if one answers (`--offline`). */
   offline?: boolean;
+  /** Advertise over mDNS as the real daemon does (mdns/); off unless asked: `robotctl daemon --sim` and `up` ask. */
+  mdns?: boolean;
+  /** The daemon version, the releases it can update to, those that crash-loop (update/releases.ts). */
+  release?: ReleaseOptions;
+  /** Where the running version came from (startDaemon reads it from appsDir, update/installed.ts). */
+  installSource?: InstallSource;
+  /** Default: derived from appsDir (identity.ts); null: a daemon with no robot attached. */
+  hardwareId?: string | null;
+  /** Restarts the daemon after an update, re-advertises a rename (startDaemon sets it: supervisor.ts). */
+  supervisor?: Supervisor;
 }
 
 export interface DaemonContext {
@@ -61,6 +75,10 @@ export interface DaemonContext {
   dropRunningNote(): Promise<void>;
   /** Install/remove/update jobs run one after the other. */
   serial<T>(work: () => Promise<T>): Promise<T>;
+  /** The daemon's version and releases (update/). */
+  release: SimRelease;
+  hardwareId: string | null;
+  supervisor: Supervisor;
 }
 
 export function createContext(opts: DaemonOptions): DaemonContext {
@@ -134,6 +152,13 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       const next = chain.then(work, work);
       chain = next.catch(() => {});
       return next;
+    },
+    release: simRelease(opts.release ?? {}, opts.installSource),
+    hardwareId: opts.hardwareId !== undefined ? opts.hardwareId : simHardwareId(opts.appsDir),
+    // Built alone, nothing restarts the daemon: an update changes its version in place.
+    supervisor: opts.supervisor ?? {
+      restart: (installed) => { ctx.release = { ...ctx.release, version: installed.version, source: installed, restarting: false }; },
+      renamed: () => {},
     },
   };
   return ctx;

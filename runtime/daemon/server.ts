@@ -1,7 +1,6 @@
 import { behaveLikeRealDaemon } from './like-real.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
-import { errorMessage } from '../../lib/errors.js';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { crossSiteReason } from '../../lib/cross-site.js';
@@ -19,18 +18,16 @@ import { killAll, spawnedAny } from './apps/proc.js';
 import { sdkWsRoutes } from './sdk-ws/route.js';
 import { managedByRoutes } from './managed-by.js';
 import { buildLazySerializer, buildSharedValidator } from './route-compilers.js';
+import { identityRoutes } from './routes/identity.js';
+import { updateRoutes } from './routes/update.js';
+import { superviseDaemon, type RunningDaemon } from './supervisor.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
 // around a simulated robot. buildDaemon() makes the app (tests inject into
 // it); startDaemon() also listens and starts the startup app.
 
 export type { DaemonOptions } from './context.js';
-
-export interface RunningDaemon {
-  url: string;
-  close(): Promise<void>;
-  stats(): { requests: number; writes: number };
-}
+export type { RunningDaemon } from './supervisor.js';
 
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
@@ -96,6 +93,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   moveRoutes(app, ctx);
   stateRoutes(app, ctx);
   hardwareRoutes(app, ctx);
+  identityRoutes(app, ctx);
+  updateRoutes(app, ctx);
   hfAuthRoutes(app, ctx, (url) => startInstall(ctx, { name: url.split('/').pop() ?? '', source_kind: 'hf_space', description: '', url, extra: {} }));
   dashboardRoutes(app);
   sdkWsRoutes(app, ctx);
@@ -117,38 +116,7 @@ function refuseCrossSite(method: string, url: string, headers: IncomingHttpHeade
   if (why) throw Errors.crossSite(why);
 }
 
-async function startStartupApp(ctx: DaemonContext): Promise<void> {
-  const name = ctx.opts.startupApp !== undefined ? ctx.opts.startupApp : await ctx.store.startupApp();
-  if (!name) return;
-  try {
-    await ctx.apps.start(name);
-    ctx.log(`Started startup app '${name}'`);
-  } catch (err) {
-    ctx.log(`Could not start the startup app '${name}': ${errorMessage(err)}`);
-  }
-}
-
-export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
-  const app = await buildDaemon(opts);
-  const host = opts.host ?? '127.0.0.1';
-  try {
-    await app.listen({ host, port: opts.port ?? 8000 });
-  } catch (err) {
-    // listen() made the app ready (robot loop running) before it failed: stop it, or the process never exits.
-    await app.close().catch(() => {});
-    throw err;
-  }
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 8000;
-  const ctx = app.daemon;
-  // Apps always reach the daemon over loopback, even when it binds 0.0.0.0.
-  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  ctx.url = `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
-  await startStartupApp(ctx);
-  let closing: Promise<void> | null = null;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () => (closing ??= app.close()),
-    stats: () => ({ ...ctx.stats }),
-  };
+/** Listening, with its startup app, its mDNS record, and restarts after updates (supervisor.ts). */
+export function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
+  return superviseDaemon(opts, buildDaemon);
 }

@@ -22,7 +22,10 @@ t.test('health check, status, robot name, hardware id', async (t) => {
   t.same((await app.inject({ method: 'GET', url: '/api/daemon/robot-name' })).json(), { name: 'reachy_mini' });
   t.same((await app.inject({ method: 'POST', url: '/api/daemon/robot-name', payload: { name: 'desk' } })).json(), { name: 'desk' });
   t.equal((await app.inject({ method: 'GET', url: '/api/daemon/status' })).json().robot_name, 'desk');
-  t.same((await app.inject({ method: 'GET', url: '/api/daemon/hardware-id' })).json(), { hardware_id: null });
+  // Like the real one's: 16 hex digits (a hash of the audio device's serial; here of the apps folder), also in the status.
+  const id = (await app.inject({ method: 'GET', url: '/api/daemon/hardware-id' })).json().hardware_id;
+  t.match(id, /^[0-9a-f]{16}$/);
+  t.equal((await app.inject({ method: 'GET', url: '/api/daemon/status' })).json().hardware_id, id);
   const page = await app.inject({ method: 'GET', url: '/' });
   t.equal(page.statusCode, 200);
   t.match(page.headers['content-type'], /text\/html/);

@@ -95,7 +95,7 @@ function allowed(fromUnit: string, toUnit: string): boolean {
 }
 
 /** Packages that open connections to other hosts: only drivers and runtimes use them. */
-const NETWORK_CLIENTS = new Set(['undici', 'pg', 'ws', 'node:net', 'node:tls', 'node:https', 'node:dgram', 'node:http2']);
+const NETWORK_CLIENTS = new Set(['undici', 'pg', 'ws', 'multicast-dns', 'node:net', 'node:tls', 'node:https', 'node:dgram', 'node:http2']);
 
 export interface Violation {
   from: string;

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { packagePath } from '../../../lib/paths.js';
 import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
-import { robotNameSchema, boolQuery } from '../schemas.js';
+import { boolQuery } from '../schemas.js';
 
 // Daemon status and control (spec §6), health check and the dashboard page.
+// Its name and hardware id are routes/identity.ts; its version, update/.
 
-const VERSION = '1.10.0-robotctl-sim';
 const DAEMON_COMMANDS = ['start', 'stop', 'restart'] as const;
 
 export function daemonStatus(ctx: DaemonContext): Record<string, unknown> {
@@ -27,8 +27,8 @@ export function daemonStatus(ctx: DaemonContext): Record<string, unknown> {
       : null,
     error: null,
     wlan_ip: null,
-    version: VERSION,
-    hardware_id: null,
+    version: ctx.release.version,
+    hardware_id: ctx.hardwareId,
     // Not in the real daemon's status: robotctl plans `path:` apps (local
     // installs, which the real daemon refuses over REST) only on its simulator.
     robotctl_simulator: true,
@@ -90,12 +90,4 @@ export function daemonRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       await stopBackend(ctx, req.query.goto_sleep === true, log);
       await startBackend(ctx, req.query.wake_up === true, log);
     }));
-
-  app.get('/api/daemon/robot-name', async () => ({ name: ctx.robotName }));
-  app.post<{ Body: { name: string } }>('/api/daemon/robot-name', { schema: { body: robotNameSchema } }, async (req) => {
-    ctx.robotName = req.body.name;
-    await ctx.store.setRobotName(req.body.name);
-    return { name: ctx.robotName };
-  });
-  app.get('/api/daemon/hardware-id', async () => ({ hardware_id: null }));
 }

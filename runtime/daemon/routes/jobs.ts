@@ -7,7 +7,7 @@ import type { Job } from '../jobs.js';
 // Job status and the job log WebSocket (spec §4). Unlike the real daemon,
 // a socket opened after the job ended gets the final state at once.
 
-function stream(socket: WebSocket, job: Job): void {
+export function stream(socket: WebSocket, job: Job): void {
   const send = (lines: string[]): void => {
     for (const l of lines) socket.send(l);
     socket.send(JSON.stringify({ command: job.command, status: job.status, logs: lines }));
