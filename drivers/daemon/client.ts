@@ -2,12 +2,15 @@ import { Agent, type Dispatcher } from './undici.js';
 import type { DaemonClient } from './types.js';
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import { DaemonError } from './errors.js';
-import { daemonRequest, type HttpOptions } from './http.js';
+import { daemonRequest, type DaemonCall } from './http.js';
 import { policyOf, realClock, retrying, sleep, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 import { startResolved } from './start-app.js';
 import { watchJobEnd, type JobEndHint } from './job-end.js';
+import { identityCalls } from './identity.js';
+import { updateCalls } from './update.js';
 
-// The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6),
+// The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6;
+// identity and updates, §9: identity.ts, update.ts),
 // so it manages a real robot and the bundled simulated one alike. Every call
 // goes through the one retry policy (lib/retry.ts): reads and stop are safe
 // to repeat; install/remove/update jobs only when the daemon provably did
@@ -29,7 +32,7 @@ export interface DaemonClientOptions {
   userAgent?: string;
 }
 
-type Call = <T>(path: string, o?: Partial<HttpOptions> & { idempotent?: boolean }) => Promise<T>;
+type Call = DaemonCall;
 
 export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -91,6 +94,8 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
       await call<null>('/api/apps/stop-current-app', { method: 'POST', signal, timeoutMs: slowMs, idempotent: true });
     },
     restartCurrentApp: (signal) => call<AppStatus>('/api/apps/restart-current-app', { method: 'POST', signal, timeoutMs: slowMs }),
+    ...identityCalls(call),
+    ...updateCalls({ baseUrl, call, probe: (path, signal) => daemonRequest(dispatcher, baseUrl, path, { signal, timeoutMs: Math.min(timeoutMs, 5_000), ...ua }) }),
     close: async () => { await own?.close(); },
   };
 }

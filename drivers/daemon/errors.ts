@@ -2,6 +2,7 @@
 // (an app already running → stop then start) instead of parsing messages.
 
 import { isTransient, type Failure } from '../../lib/retry.js';
+import { DAEMON_MESSAGES } from '../../lib/wire/daemon-update.js';
 
 export type DaemonErrorCode =
   | 'unreachable'
@@ -16,7 +17,15 @@ export type DaemonErrorCode =
   | 'backend_not_running'
   | 'bad_request'
   | 'bad_response'
-  | 'server_error';
+  | 'server_error'
+  // The identity and update routes (spec §9; identity.ts, update.ts):
+  | 'invalid_robot_name'
+  | 'job_not_found'
+  | 'update_in_progress'
+  | 'no_update_available'
+  | 'update_failed'
+  | 'update_timeout'
+  | 'version_mismatch';
 
 export class DaemonError extends Error {
   readonly code: DaemonErrorCode;
@@ -49,6 +58,10 @@ export function codeFor(status: number, detail: string): DaemonErrorCode {
   if (status === 400 && detail === 'No app is currently running') return 'no_app_running';
   if (detail.startsWith('No entry point found for app')) return 'app_not_found';
   if (/^App '.*' is not installed$/.test(detail)) return 'not_installed';
+  if (status === 400 && (detail === DAEMON_MESSAGES.updateInProgress || detail === DAEMON_MESSAGES.updateAlreadyInProgress)) return 'update_in_progress';
+  if (status === 400 && detail === DAEMON_MESSAGES.noUpdateAvailable) return 'no_update_available';
+  if (status === 422 && detail === DAEMON_MESSAGES.invalidRobotName) return 'invalid_robot_name';
+  if (status === 404 && detail === DAEMON_MESSAGES.jobNotFound) return 'job_not_found';
   if (status === 409) return 'busy';
   if (status === 503) return 'backend_not_running';
   if (status >= 500) return 'server_error';

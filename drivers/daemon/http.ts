@@ -15,6 +15,9 @@ export interface HttpOptions {
   userAgent?: string;
 }
 
+/** One call to the daemon through the client's retry policy (client.ts). */
+export type DaemonCall = <T>(path: string, o?: Partial<HttpOptions> & { idempotent?: boolean }) => Promise<T>;
+
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE',
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
 

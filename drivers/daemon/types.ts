@@ -1,4 +1,6 @@
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
+import type { InstallSource } from '../../lib/wire/daemon-update.js';
+import type { UpdateLogFollower } from './update-logs.js';
 
 // The daemon driver's interface, which the reconciler depends on; the wire
 // shapes it carries are in lib/wire/daemon.ts.
@@ -19,5 +21,60 @@ export interface DaemonClient {
   /** Synchronous on the daemon: resolves after the app exited and the robot is at rest. */
   stopCurrentApp(signal?: AbortSignal): Promise<void>;
   restartCurrentApp(signal?: AbortSignal): Promise<AppStatus>;
+
+  // Identity (identity.ts)
+  /** GET /api/daemon/hardware-id: stable per robot; null when the daemon has no robot attached. */
+  hardwareId(signal?: AbortSignal): Promise<string | null>;
+  robotName(signal?: AbortSignal): Promise<string | null>;
+  /** POST /api/daemon/robot-name; resolves with the stored (trimmed) name. */
+  setRobotName(name: string, signal?: AbortSignal): Promise<string>;
+
+  // Daemon updates (update.ts)
+  updateAvailable(opts?: { preRelease?: boolean; signal?: AbortSignal }): Promise<UpdateAvailability>;
+  installSource(signal?: AbortSignal): Promise<InstallSource>;
+  /** POST /api/update/start (the newest release): the job id. 400s: update_in_progress, no_update_available. */
+  startUpdate(opts?: { preRelease?: boolean; signal?: AbortSignal }): Promise<string>;
+  /** POST /api/update/start-from-ref: the job id. A ref no tag or branch has fails the job, not the call. */
+  startUpdateFromRef(ref: string, signal?: AbortSignal): Promise<string>;
+  /** GET /api/update/info; job_not_found once the daemon restarted (it forgets its jobs). */
+  updateInfo(jobId: string, signal?: AbortSignal): Promise<JobInfo>;
+  /** The job's log WebSocket, line by line. */
+  followUpdateLogs(jobId: string, onLine?: (line: string) => void): UpdateLogFollower;
+  /** Polls the status until the daemon runs `version` (same release number); update_timeout after timeoutMs (default 10 min). */
+  waitForVersion(version: string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<DaemonStatus>;
+  /**
+   * The whole update to a release: start-from-ref with its tag, follow the job,
+   * wait through the restart until the daemon runs that version. Fails with
+   * update_failed (the job failed: detail is pip's or git's error line),
+   * version_mismatch (it came back on another version) or update_timeout (no
+   * healthy answer in time, e.g. a crash loop: the message ends with what the
+   * update last logged); `logs` carries the job's log in every case.
+   */
+  updateDaemon(version: string, opts?: DaemonUpdateOptions): Promise<DaemonUpdateResult>;
   close(): Promise<void>;
+}
+
+export interface UpdateAvailability {
+  isAvailable: boolean;
+  currentVersion: string;
+  /** null when the daemon could not tell (it answers `unknown` without PyPI). */
+  availableVersion: string | null;
+}
+
+export interface DaemonUpdateOptions {
+  /** No healthy answer on the new version within this long fails the update (default 10 min, as daemon.update_timeout). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Each line of the update's log as it comes. */
+  onLog?: (line: string) => void;
+  /** The git ref to install (default: the release's tag, `v` + version). */
+  ref?: string;
+}
+
+export interface DaemonUpdateResult {
+  /** The restarted daemon's status (state running, version = the update's). */
+  status: DaemonStatus;
+  jobId: string;
+  logs: string[];
+  ref: string;
 }
