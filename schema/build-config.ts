@@ -102,7 +102,11 @@ function appSpec(name: string, a: Data, baseDir: string): AppSpec {
 function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null): RobotSpec {
   const apps = Array.isArray(r.apps) ? r.apps.map(String) : [...allApps];
   const active = has(r, 'active') ? str(r.active) : fleetActive;
-  return { name, url: trimSlash(String(r.url)), apps, active };
+  return {
+    name, url: trimSlash(String(r.url)), apps, active,
+    ...(has(r, 'hardware_id') ? { hardwareId: str(r.hardware_id) } : {}),
+    ...(typeof r.robot_name === 'string' ? { robotName: r.robot_name } : {}),
+  };
 }
 
 function rolloutSpec(r: Data): RolloutSpec {

@@ -19,7 +19,11 @@ export function redactedConfig(config: Config): unknown {
     })),
     apps: mapValues(config.apps, (a) => ({ source: a.source, space_id: a.spaceId, path: a.path })),
     active: config.active,
-    robots: mapValues(config.robots, (r) => ({ url: r.url, apps: [...r.apps], active: r.active })),
+    robots: mapValues(config.robots, (r) => ({
+      url: r.url, apps: [...r.apps], active: r.active,
+      ...(r.hardwareId !== undefined ? { hardware_id: r.hardwareId } : {}),
+      ...(r.robotName !== undefined ? { robot_name: r.robotName } : {}),
+    })),
     rollout: {
       parallelism: config.rollout.parallelism,
       canary: config.rollout.canary,

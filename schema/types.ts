@@ -36,6 +36,10 @@ export interface RobotSpec {
   apps: string[];
   /** The one app that runs; null means none. Always one of `apps`. */
   active: string | null;
+  /** `hardware_id`: the physical robot this entry is (absent: not declared; null: declared as none). Loaded, not yet acted on. */
+  hardwareId?: string | null;
+  /** `robot_name`: the robot's display name. Loaded, not yet acted on. */
+  robotName?: string;
 }
 
 export type MaxFailures = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
