@@ -25,6 +25,7 @@ export const commands: CommandEntry[] = [
   { name: 'webhooks', summary: 'Manage webhooks on the Hub: ls|info|create|update|enable|disable|delete', load: () => import('./commands/webhooks.js') },
   { name: 'auth', summary: 'Log in to the Hub: login|whoami|logout', load: () => import('./commands/auth.js') },
   { name: 'app', summary: 'App authoring: create|check|publish', load: () => import('./commands/app.js') },
+  { name: 'robots', summary: 'Find the robots on the LAN over mDNS: robots discover [--yaml]', load: () => import('./commands/robots.js') },
   { name: 'daemon', summary: 'Run a robot daemon (--sim: with a simulated robot)', load: () => import('./commands/daemon.js') },
   { name: 'hub', summary: 'Run the embedded hub (webhook API, repos, real deliveries)', load: () => import('./commands/hub.js') },
   { name: 'receiver', summary: 'Serve the webhook receiver endpoints of robot.yaml', load: () => import('./commands/receiver.js') },

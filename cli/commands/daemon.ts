@@ -5,6 +5,7 @@ import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { EXIT } from '../exit-codes.js';
+import { releaseFlags, type ReleaseFlags } from './daemon/release-flags.js';
 
 // `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
 // foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
@@ -13,6 +14,9 @@ import { EXIT } from '../exit-codes.js';
 // i listens on --port + i (each on a free port with --port 0), keeps its
 // apps in <apps-dir>/robot-<i> and is named <robot-name>-<i>; the robots share
 // the machine's venv template and wheel cache (runtime/daemon/apps).
+// Each robot advertises itself over mDNS like the real daemon (--no-mdns:
+// not), with a hardware id of its own, and simulates the daemon's updates
+// (--daemon-version, --releases, --crashloop-releases: daemon/release-flags.ts).
 
 interface Flags {
   sim?: boolean;
@@ -26,6 +30,7 @@ interface Flags {
   python: string;
   offline?: boolean;
   robots: string;
+  mdns: boolean;
 }
 
 function number(value: string, flag: string, min: number): number {
@@ -119,10 +124,15 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
     .option('--offline', 'install apps without a package index (also automatic when PIP_NO_INDEX is set or the index does not answer within 3 s)')
     .option('--robots <n>', 'simulate N robots in this process, on ports --port, --port + 1, … (all free ports with --port 0)', '1')
+    .option('--no-mdns', 'do not advertise the robots over mDNS (_reachy-mini._tcp)')
+    .option('--daemon-version <version>', 'the daemon version the robots start with (default: the one they were last updated to, else 1.10.0)')
+    .option('--releases <list>', 'versions the simulated update can install, comma-separated (default 1.8.3,1.9.0,1.10.0)')
+    .option('--crashloop-releases <list>', 'versions whose update leaves the daemon crash-looping: it never answers again until restarted')
+    .option('--hardware-id <id>', 'the hardware id of a single robot (default: derived from its apps folder; none: no robot attached)')
     .action((opts: Flags) => { flags = opts; });
   await parse(cmd, args);
   if (!flags) return EXIT.ok;
-  const f: Flags = flags;
+  const f: Flags & ReleaseFlags = flags;
   if (!f.sim) {
     throw new UserError('no hardware backend: robotctl only ships a simulated robot. Run `robotctl daemon --sim` (a real Reachy Mini runs its own daemon).');
   }
@@ -131,6 +141,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!Number.isInteger(robots) || robots > 5000) throw new UsageError(`--robots must be a whole number from 1 to 5000, got '${f.robots}'`);
   if (port > 0 && port + robots - 1 > 65535) throw new UsageError(`--port ${port} with --robots ${robots} runs past port 65535`);
   const stopTimeoutMs = number(f.stopTimeout, '--stop-timeout', 0) * 1000;
+  const release = releaseFlags(f, robots);
   const home = io.env.HOME ?? homedir();
   // The robots' control thread boots on the other core while the servers' code loads and the routes are set up.
   (await import('../../runtime/daemon/sim/control-clock.js')).controlClock.warmUp();
@@ -146,6 +157,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     ...(f.startupApp !== undefined ? { startupApp: f.startupApp } : {}),
     env: io.env,
     offline: f.offline === true,
+    mdns: f.mdns,
+    release: release.release,
+    ...(release.hardwareId !== undefined ? { hardwareId: release.hardwareId } : {}),
   };
   const startOne = (i: number): Promise<RunningRobot> => {
     const one = robots === 1;

@@ -35,6 +35,8 @@ export function whereLines(w: WhereInput): string[] {
     ...(endpoints.length > 0 ? [`  receiver    ${endpoints.join(', ')}`] : []),
     '  robots (dashboards):',
     ...robotLines,
+    // Only where multicast works here: elsewhere the command would find nothing.
+    ...(w.robots.some((r) => r.daemon.advertised()) ? ['  discover    robotctl robots discover   (the simulated robots answer over mDNS on this machine)'] : []),
     '',
   ];
   const example = w.published[0];

@@ -53,7 +53,7 @@ async function startOne(spec: RobotSpec, hub: { url: string; token: string }, da
   try {
     const daemon = await startDaemon({
       sim: true, host: '127.0.0.1', port, appsDir, robotName: spec.name, hubEndpoint: hub.url, hubToken: hub.token, python,
-      startupApp: null, log: (line) => { log.write(`${line}\n`); },
+      startupApp: null, mdns: true, log: (line) => { log.write(`${line}\n`); },
     });
     return { spec, daemon, log };
   } catch (err) {
