@@ -36,6 +36,8 @@ export interface DaemonStatus {
   state: DaemonState;
   simulation_enabled?: boolean;
   version?: string | null;
+  /** The robot's hardware id (spec §9); null when the daemon has no robot attached. */
+  hardware_id?: string | null;
   error?: string | null;
   [key: string]: unknown;
 }
