@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DAEMON_MESSAGES } from '../../lib/wire/daemon-update.js';
 
 // The daemon's one error registry: every error leaves as JSON {"detail": …}
 // with the real daemon's status and message (spec §1-§6). Validation errors
@@ -23,6 +24,12 @@ export const Errors = {
   moveNotFound: (uuid: string) => new HttpError(404, `Move with UUID ${uuid} not found`),
   badRequest: (msg: string) => new HttpError(400, msg),
   notFound: () => new HttpError(404, 'Not Found'),
+  // Identity and updates (spec §9; routes/identity.ts, routes/update.ts)
+  invalidRobotName: () => new HttpError(422, DAEMON_MESSAGES.invalidRobotName),
+  updateInProgress: () => new HttpError(400, DAEMON_MESSAGES.updateInProgress),
+  updateAlreadyInProgress: () => new HttpError(400, DAEMON_MESSAGES.updateAlreadyInProgress),
+  noUpdateAvailable: () => new HttpError(400, DAEMON_MESSAGES.noUpdateAvailable),
+  emptyRef: () => new HttpError(400, DAEMON_MESSAGES.emptyRef),
   crossSite: (why: string) => new HttpError(403, `Cross-site request refused (${why}): the daemon only accepts state changes from its own pages and from non-browser clients`),
 } as const;
 

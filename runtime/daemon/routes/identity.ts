@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../context.js';
-import { HttpError } from '../errors.js';
+import { Errors } from '../errors.js';
 import { robotNameSchema } from '../schemas.js';
-import { DAEMON_MESSAGES, type HardwareIdAnswer, type RobotNameAnswer } from '../../../lib/wire/daemon-update.js';
+import type { HardwareIdAnswer, RobotNameAnswer } from '../../../lib/wire/daemon-update.js';
 
 // The robot's identity (spec §9; routers/daemon.py): its hardware id and its
 // display name. A rename is stored trimmed (utils/robot_name.py: strip, at
@@ -17,7 +17,7 @@ export function identityRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/api/daemon/robot-name', async (): Promise<RobotNameAnswer> => ({ name: ctx.robotName }));
   app.post<{ Body: { name: string } }>('/api/daemon/robot-name', { schema: { body: robotNameSchema } }, async (req): Promise<RobotNameAnswer> => {
     const name = req.body.name.trim().slice(0, MAX_NAME);
-    if (!name) throw new HttpError(422, DAEMON_MESSAGES.invalidRobotName);
+    if (!name) throw Errors.invalidRobotName();
     await ctx.store.setRobotName(name);
     ctx.robotName = name;
     ctx.supervisor.renamed(name);

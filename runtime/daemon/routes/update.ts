@@ -25,30 +25,30 @@ export function updateRoutes(app: FastifyInstance, ctx: DaemonContext): void {
 
   app.get<{ Querystring: { pre_release?: boolean } }>('/api/update/available', { schema: { querystring: boolQuery('pre_release', false) } },
     async (req): Promise<UpdateAvailableAnswer> => {
-      if (busy()) throw Errors.badRequest(DAEMON_MESSAGES.updateInProgress);
+      if (busy()) throw Errors.updateInProgress();
       const current = ctx.release.version;
       const latest = ctx.release.list.latest(req.query.pre_release === true);
       return { update: { reachy_mini: { is_available: ctx.release.list.isNewer(latest, current), current_version: current, available_version: latest ?? 'unknown' } } };
     });
 
   app.post<{ Querystring: { pre_release?: boolean } }>('/api/update/start', { schema: { querystring: boolQuery('pre_release', false) } }, async (req) => {
-    if (busy()) throw Errors.badRequest(DAEMON_MESSAGES.updateAlreadyInProgress);
+    if (busy()) throw Errors.updateAlreadyInProgress();
     const preRelease = req.query.pre_release === true;
     const latest = ctx.release.list.latest(preRelease);
-    if (latest === null || !ctx.release.list.isNewer(latest, ctx.release.version)) throw Errors.badRequest(DAEMON_MESSAGES.noUpdateAvailable);
+    if (latest === null || !ctx.release.list.isNewer(latest, ctx.release.version)) throw Errors.noUpdateAvailable();
     return start({ from: 'pypi', preRelease, version: latest });
   });
 
   app.post<{ Querystring: { git_ref: string } }>('/api/update/start-from-ref', { schema: { querystring: refQuery } }, async (req) => {
-    if (busy()) throw Errors.badRequest(DAEMON_MESSAGES.updateAlreadyInProgress);
-    if (!req.query.git_ref.trim()) throw Errors.badRequest(DAEMON_MESSAGES.emptyRef);
+    if (busy()) throw Errors.updateAlreadyInProgress();
+    if (!req.query.git_ref.trim()) throw Errors.emptyRef();
     return start({ from: 'ref', ref: req.query.git_ref });
   });
 
   // The real one asks GitHub; here the releases are the repository's tags.
   app.get<{ Querystring: { git_ref: string } }>('/api/update/validate-ref', { schema: { querystring: refQuery } }, async (req) => {
     const ref = req.query.git_ref;
-    if (!ref.trim()) throw Errors.badRequest(DAEMON_MESSAGES.emptyRef);
+    if (!ref.trim()) throw Errors.emptyRef();
     return ctx.release.list.resolveRef(ref) !== null ? { valid: true, ref } : { valid: false, ref, error: `Ref '${ref}' not found` };
   });
 
