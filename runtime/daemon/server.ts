@@ -24,7 +24,8 @@ import { superviseDaemon, type RunningDaemon } from './supervisor.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
 // around a simulated robot. buildDaemon() makes the app (tests inject into
-// it); startDaemon() also listens and starts the startup app.
+// it); startDaemon() also listens, starts the startup app, advertises over
+// mDNS when asked and restarts after an update (supervisor.ts).
 
 export type { DaemonOptions } from './context.js';
 export type { RunningDaemon } from './supervisor.js';
