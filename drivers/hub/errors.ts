@@ -32,8 +32,9 @@ export function isUnknownOutcome(err: unknown): boolean {
   return err instanceof HubError && err.failure.kind === 'unknown';
 }
 
+/** 404, or the Hub's 401 RepoNotFound: asked without a token, a missing repo and a private one look alike. */
 export function isNotFound(err: unknown): boolean {
-  return err instanceof HubError && err.status === 404;
+  return err instanceof HubError && (err.status === 404 || (err.status === 401 && err.code === 'RepoNotFound'));
 }
 
 /** The hub's message from X-Error-Message and/or the body (error, error_description, errors[].message). */

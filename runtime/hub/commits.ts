@@ -2,6 +2,9 @@ import type { HubContext } from './context.js';
 import { badRequest, HubApiError, STALE_PARENT_MESSAGE } from './errors.js';
 import { repoEvent } from './repo-events.js';
 import { ZERO_SHA } from './git/git-repos.js';
+import { MAX_REGULAR_FILE_BYTES, missingObjectMessage, tooLargeMessage } from './git/pre-receive.js';
+import { formatPointer, SHA256_HEX } from './lfs/pointer.js';
+import { canRead } from './repos.js';
 import type { HubCommitOp } from './git/fast-import.js';
 import type { UpdatedRef } from './events.js';
 import type { HubUser, StoredRepo } from './types.js';
@@ -11,8 +14,18 @@ export type { HubCommitOp } from './git/fast-import.js';
 // Commits into a repo's bare git repo, and the `repo.content` events every ref
 // change raises — from the API or from a git push alike.
 
+/** An `lfsFile` line: a pointer to an object uploaded through the LFS batch API (size absent on copies). */
+export interface LfsAddOp {
+  op: 'addLfs';
+  path: string;
+  oid: string;
+  size: number | null;
+}
+
+export type CommitOp = HubCommitOp | LfsAddOp;
+
 export interface CommitRequest {
-  ops: HubCommitOp[];
+  ops: CommitOp[];
   summary: string;
   description: string;
   /** Full ref name: refs/heads/main, refs/pr/3… */
@@ -51,16 +64,51 @@ function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
+/**
+ * The ops git writes: an LFS add becomes its pointer, once the repo has the
+ * object (copied from another repo the user reads, for a cross-repo copy);
+ * files over 10 MiB outside LFS are refused, with the Hub's words.
+ */
+async function gitOps(ctx: HubContext, user: HubUser, repo: StoredRepo, ref: string, ops: CommitOp[]): Promise<HubCommitOp[]> {
+  const tooLarge = ops.filter((o) => o.op === 'add' && o.content.length > MAX_REGULAR_FILE_BYTES).map((o) => `${o.path} (ref: ${ref})`);
+  if (tooLarge.length > 0) throw badRequest(tooLargeMessage(tooLarge).slice(1, -1).filter((l) => l !== '').join(' '));
+  const out: HubCommitOp[] = [];
+  const missing: string[] = [];
+  for (const op of ops) {
+    if (op.op !== 'addLfs') { out.push(op); continue; }
+    const size = await lfsObjectSize(ctx, user, repo, op.oid);
+    if (size === null) { missing.push(op.path); continue; }
+    if (op.size !== null && op.size !== size) throw badRequest(`LFS file ${op.path}: size ${op.size} does not match the uploaded object (${size} bytes)`);
+    out.push({ op: 'add', path: op.path, content: formatPointer({ oid: op.oid, size }) });
+  }
+  if (missing.length > 0) throw badRequest(missingObjectMessage(missing).slice(1, -1).join(' '));
+  return out;
+}
+
+/** The object's size in `repo`'s store, after copying it from another repo `user` may read; null when none has it. */
+async function lfsObjectSize(ctx: HubContext, user: HubUser, repo: StoredRepo, oid: string): Promise<number | null> {
+  if (!SHA256_HEX.test(oid)) throw badRequest(`Invalid LFS oid '${oid.slice(0, 80)}': expected a sha256 in hex`);
+  const here = await ctx.lfs.size(repo.type, repo.repoId, oid);
+  if (here !== null) return here;
+  for (const other of ctx.store.data.repos) {
+    if (other === repo || !canRead(user, other) || (await ctx.lfs.size(other.type, other.repoId, oid)) === null) continue;
+    await ctx.lfs.copy(other, repo, oid);
+    return ctx.lfs.size(repo.type, repo.repoId, oid);
+  }
+  return null;
+}
+
 /** Commit on top of `req.ref`; 412 when it moved past `parentCommit` or during the write. */
 export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRepo, req: CommitRequest): Promise<{ oid: string; oldSha: string }> {
   for (const op of req.ops) checkPath(op.path);
+  const ops = await gitOps(ctx, user, repo, req.ref, req.ops);
   const result = await ctx.git.lock.run(repoKey(repo), async () => {
     const head = (await ctx.git.refs(repo.type, repo.repoId)).get(req.ref);
     if (!head) throw new HubApiError('HUB_ERR_REVISION_NOT_FOUND', `Invalid rev id: ${req.ref.replace(/^refs\/heads\//, '')}`);
     if (req.parentCommit && req.parentCommit !== head) throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
-    await checkDeletes(ctx, repo, head, req.ops);
+    await checkDeletes(ctx, repo, head, ops);
     const oid = await ctx.git.writeCommit(repo.type, repo.repoId, {
-      parent: head, ops: req.ops, message: message(req.summary, req.description), author: user.name, time: nowSeconds(),
+      parent: head, ops, message: message(req.summary, req.description), author: user.name, time: nowSeconds(),
     });
     if (!await ctx.git.casRef(repo.type, repo.repoId, req.ref, oid, head)) throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
     return { oid, oldSha: head };
@@ -69,12 +117,15 @@ export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRe
   return result;
 }
 
+/** A deleted file must exist; a `deletedFile` naming a folder deletes the folder, as on the Hub. */
 async function checkDeletes(ctx: HubContext, repo: StoredRepo, head: string, ops: HubCommitOp[]): Promise<void> {
   if (!ops.some((o) => o.op === 'delete')) return;
-  const files = new Set((await ctx.git.tree(repo.type, repo.repoId, head)).filter((e) => e.type === 'file').map((e) => e.path));
+  const entries = await ctx.git.tree(repo.type, repo.repoId, head);
+  const files = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
+  const folders = new Set(entries.filter((e) => e.type === 'directory').map((e) => e.path));
   for (const op of ops) {
     if (op.op === 'add') files.add(op.path);
-    else if (op.op === 'delete' && !files.delete(op.path)) throw badRequest(`File to delete does not exist: ${op.path}`);
+    else if (op.op === 'delete' && !files.delete(op.path) && !folders.has(op.path)) throw badRequest(`File to delete does not exist: ${op.path}`);
   }
 }
 

@@ -6,12 +6,15 @@ import type { HubStore } from './store.js';
 import type { HubUser } from './types.js';
 import type { Deliverer } from './deliveries.js';
 import type { GitRepos } from './git/git-repos.js';
+import type { LfsStore } from './lfs/store.js';
 
 /** Everything a route needs, built once per hub. */
 export interface HubContext {
   store: HubStore;
   /** The repositories' content: one bare git repo each. */
   git: GitRepos;
+  /** Each repo's LFS objects, kept inside its git repo. */
+  lfs: LfsStore;
   users: HubUser[];
   deliverer: Deliverer;
   jobCommand: string | null;

@@ -11,6 +11,9 @@
 // HUB_ERR_BAD_REQUEST        400    invalid body or parameter; the message says which
 // HUB_ERR_WEBHOOK_NOT_FOUND  404    unknown webhook id (or another user's)
 // HUB_ERR_REPO_NOT_FOUND     404    unknown repo, or private to someone else (X-Error-Code: RepoNotFound)
+// HUB_ERR_REPO_AUTH_REQUIRED 401    the same, asked without a token: the Hub answers 401 then (X-Error-Code: RepoNotFound)
+// HUB_ERR_GATED              403    a gated repo's files, asked by a user without access (X-Error-Code: GatedRepo)
+// HUB_ERR_GATED_AUTH         401    the same, asked without a token (X-Error-Code: GatedRepo)
 // HUB_ERR_REVISION_NOT_FOUND 404    unknown revision (X-Error-Code: RevisionNotFound)
 // HUB_ERR_ENTRY_NOT_FOUND    404    unknown file in a revision (X-Error-Code: EntryNotFound)
 // HUB_ERR_DISCUSSION_NOT_FOUND 404  unknown discussion number
@@ -27,6 +30,9 @@ export type HubErrorCode =
   | 'HUB_ERR_BAD_REQUEST'
   | 'HUB_ERR_WEBHOOK_NOT_FOUND'
   | 'HUB_ERR_REPO_NOT_FOUND'
+  | 'HUB_ERR_REPO_AUTH_REQUIRED'
+  | 'HUB_ERR_GATED'
+  | 'HUB_ERR_GATED_AUTH'
   | 'HUB_ERR_REVISION_NOT_FOUND'
   | 'HUB_ERR_ENTRY_NOT_FOUND'
   | 'HUB_ERR_DISCUSSION_NOT_FOUND'
@@ -43,6 +49,9 @@ const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_BAD_REQUEST: 400,
   HUB_ERR_WEBHOOK_NOT_FOUND: 404,
   HUB_ERR_REPO_NOT_FOUND: 404,
+  HUB_ERR_REPO_AUTH_REQUIRED: 401,
+  HUB_ERR_GATED: 403,
+  HUB_ERR_GATED_AUTH: 401,
   HUB_ERR_REVISION_NOT_FOUND: 404,
   HUB_ERR_ENTRY_NOT_FOUND: 404,
   HUB_ERR_DISCUSSION_NOT_FOUND: 404,
@@ -55,6 +64,9 @@ const STATUS: Record<HubErrorCode, number> = {
 /** Names the official client understands in X-Error-Code. */
 const CLIENT_CODE: Partial<Record<HubErrorCode, string>> = {
   HUB_ERR_REPO_NOT_FOUND: 'RepoNotFound',
+  HUB_ERR_REPO_AUTH_REQUIRED: 'RepoNotFound',
+  HUB_ERR_GATED: 'GatedRepo',
+  HUB_ERR_GATED_AUTH: 'GatedRepo',
   HUB_ERR_REVISION_NOT_FOUND: 'RevisionNotFound',
   HUB_ERR_ENTRY_NOT_FOUND: 'EntryNotFound',
 };

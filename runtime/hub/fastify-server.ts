@@ -3,7 +3,8 @@ import { badRequest, headerSafe, HubApiError } from './errors.js';
 import { requireUser, type HubContext } from './context.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { repoRoutes } from './routes/repos.js';
-import { fileRoutes, COMMIT_BODY_LIMIT } from './routes/files.js';
+import { fileRoutes } from './routes/files.js';
+import { lfsRoutes } from './routes/lfs.js';
 import { discussionRoutes } from './routes/discussions.js';
 import { treeRoutes } from './routes/tree.js';
 import { refRoutes } from './routes/refs.js';
@@ -59,6 +60,7 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
   refRoutes(fastify, ctx);
   spaceRoutes(fastify, ctx);
   gitRoutes(fastify, ctx);
+  void fastify.register(lfsRoutes(ctx));
   return fastify;
 }
 
@@ -70,9 +72,8 @@ function parsers(fastify: FastifyInstance): void {
     if (text.trim() === '') { done(null, undefined); return; }
     try { done(null, JSON.parse(text)); } catch { done(badRequest('Request body is not valid JSON'), undefined); }
   });
-  fastify.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: COMMIT_BODY_LIMIT }, (_req, body, done) => {
-    done(null, String(body));
-  });
+  // The commit body streams into its reader (routes/commit-body.ts), which keeps its own limit.
+  fastify.addContentTypeParser('application/x-ndjson', (_req, payload, done) => done(null, payload));
   // get_paths_info posts a form (repeated `paths`).
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const out: Record<string, string | string[]> = {};

@@ -4,6 +4,7 @@ import { badRequest, HubApiError } from './errors.js';
 import { objectId } from './ids.js';
 import { namespaceOf, repoEvent } from './repo-events.js';
 import { writeFirstCommit } from './commits.js';
+import { defaultGitattributes } from './lfs/attributes.js';
 
 export { namespaceOf, repoEvent } from './repo-events.js';
 import type { HubUser, StoredRepo } from './types.js';
@@ -35,8 +36,35 @@ export function checkRepoId(repoId: string, field = 'repo id'): void {
   }
 }
 
-function notFound(repoId: string): HubApiError {
-  return new HubApiError('HUB_ERR_REPO_NOT_FOUND', `Repository not found: ${repoId}`);
+/** How a repo is shown: `protected` exists for Spaces only (their files private, like `private`). */
+export type Visibility = 'public' | 'private' | 'protected';
+
+export function visibilityOf(repo: StoredRepo): Visibility {
+  return repo.visibility === 'protected' ? 'protected' : repo.private ? 'private' : 'public';
+}
+
+export function setVisibility(repo: StoredRepo, v: Visibility): void {
+  repo.private = v !== 'public';
+  if (v === 'protected') repo.visibility = 'protected';
+  else delete repo.visibility;
+}
+
+/**
+ * `visibility` (huggingface_hub ≥ 0.25 sends it) or the older `private` flag,
+ * from a create or settings body; null when neither is given.
+ */
+export function parseVisibility(body: Record<string, unknown>, type: RepoType): Visibility | null {
+  const { visibility, private: flag } = body;
+  if (visibility !== undefined && visibility !== null) {
+    if (visibility !== 'public' && visibility !== 'private' && visibility !== 'protected') {
+      throw badRequest(`Invalid \`visibility\` ${JSON.stringify(visibility)}: use "public", "private" or "protected"`);
+    }
+    if (visibility === 'protected' && type !== 'space') throw badRequest('Only Spaces can be "protected": use "public" or "private"');
+    return visibility;
+  }
+  if (flag === undefined || flag === null) return null;
+  if (typeof flag !== 'boolean') throw badRequest('`private` must be true or false');
+  return flag ? 'private' : 'public';
 }
 
 /** Repos whose first commit is being written: claimed (a second create is a 409) but not yet readable. */
@@ -46,19 +74,48 @@ export function isReady(repo: StoredRepo): boolean {
   return !creating.has(repo);
 }
 
+/**
+ * Lookups ignore case, as the Hub's do (the stored casing is kept and shown).
+ * `x` and `x.git` name the same git URL, so they count as one name for uniqueness.
+ */
+export function sameRepoName(a: string, b: string): boolean {
+  const key = (id: string) => id.toLowerCase().replace(/\.git$/, '');
+  return key(a) === key(b);
+}
+
 export function findRepo(ctx: HubContext, type: RepoType, repoId: string): StoredRepo | undefined {
-  return ctx.store.data.repos.find((r) => r.type === type && r.repoId === repoId);
+  const wanted = repoId.toLowerCase();
+  return ctx.store.data.repos.find((r) => r.type === type && r.repoId.toLowerCase() === wanted);
+}
+
+/** The repo a git URL names: `…/x.git` is repo `x`, or repo `x.git` when there is no `x`. */
+export function findGitRepo(ctx: HubContext, type: RepoType, owner: string, name: string): StoredRepo | undefined {
+  const stripped = name.replace(/\.git$/i, '');
+  return (stripped !== name ? findRepo(ctx, type, `${owner}/${stripped}`) : undefined) ?? findRepo(ctx, type, `${owner}/${name}`);
 }
 
 export function canWrite(user: HubUser, repo: { repoId: string; creator: string }): boolean {
   return namespaceOf(repo.repoId) === user.name || repo.creator === user.name;
 }
 
+/** Read access: a public repo, or a private one to its owner. */
+export function canRead(user: HubUser | null, repo: StoredRepo): boolean {
+  return isReady(repo) && (!repo.private || (user !== null && canWrite(user, repo)));
+}
+
+/**
+ * The Hub's answer for a repo the caller cannot see, the same whether it is
+ * missing or private: 401 without a token, 404 with one; X-Error-Code RepoNotFound.
+ */
+export function repoNotFound(repoId: string, user: HubUser | null): HubApiError {
+  return new HubApiError(user ? 'HUB_ERR_REPO_NOT_FOUND' : 'HUB_ERR_REPO_AUTH_REQUIRED', `Repository not found: ${repoId}`);
+}
+
 /** Private repos look missing to everyone but their owner (like the real hub). */
 export function readableRepo(ctx: HubContext, type: RepoType, repoId: string, user: HubUser | null): StoredRepo {
   checkRepoId(repoId);
   const repo = findRepo(ctx, type, repoId);
-  if (!repo || !isReady(repo) || (repo.private && !(user && canWrite(user, repo)))) throw notFound(repoId);
+  if (!repo || !canRead(user, repo)) throw repoNotFound(repoId, user);
   return repo;
 }
 
@@ -68,6 +125,16 @@ export function writableRepo(ctx: HubContext, type: RepoType, repoId: string, us
   return repo;
 }
 
+/**
+ * A gated repo's files: its owner reads them; the embedded hub keeps no access
+ * requests, so anyone else gets the Hub's GatedRepo answer (401 without a token, 403 with one).
+ */
+export function checkGatedAccess(repo: StoredRepo, user: HubUser | null): void {
+  if (!repo.gated || (user && canWrite(user, repo))) return;
+  const message = `Access to ${repo.repoId} is restricted: it is gated and you have not been granted access`;
+  throw new HubApiError(user ? 'HUB_ERR_GATED' : 'HUB_ERR_GATED_AUTH', message);
+}
+
 /** A branch, tag, ref or commit sha of the repo → its commit sha (404 RevisionNotFound otherwise). */
 export async function resolveRevision(ctx: HubContext, repo: StoredRepo, rev: string): Promise<string> {
   const sha = await ctx.git.resolve(repo.type, repo.repoId, rev === 'HEAD' ? 'main' : rev);
@@ -75,20 +142,39 @@ export async function resolveRevision(ctx: HubContext, repo: StoredRepo, rev: st
   return sha;
 }
 
-export async function createRepo(
-  ctx: HubContext, user: HubUser, type: RepoType, repoId: string, opts: { private: boolean; sdk: string | null },
-): Promise<StoredRepo> {
-  checkRepoId(repoId);
+/**
+ * The namespace a user may create or move a repo into, in its stored casing:
+ * their own (whatever the case asked), or one that is no user's (an organisation).
+ */
+export function ownNamespace(ctx: HubContext, user: HubUser, repoId: string): string {
   const ns = namespaceOf(repoId);
-  if (ns !== user.name && ctx.users.some((u) => u.name === ns)) {
+  if (ns.toLowerCase() === user.name.toLowerCase()) return `${user.name}/${repoId.slice(ns.length + 1)}`;
+  if (ctx.users.some((u) => u.name.toLowerCase() === ns.toLowerCase())) {
     throw new HubApiError('HUB_ERR_FORBIDDEN', `You cannot create a repo in the namespace of user '${ns}'`);
   }
-  if (findRepo(ctx, type, repoId)) throw new HubApiError('HUB_ERR_REPO_EXISTS', `You already created this ${type} repo: ${repoId}`);
+  return repoId;
+}
+
+/** 409 for the same name in another case (the Hub's words), 400 for `x` beside `x.git`. */
+export function checkNameFree(ctx: HubContext, type: RepoType, repoId: string, except?: StoredRepo): void {
+  const other = ctx.store.data.repos.find((r) => r !== except && r.type === type && sameRepoName(r.repoId, repoId));
+  if (!other) return;
+  if (other.repoId.toLowerCase() === repoId.toLowerCase()) throw new HubApiError('HUB_ERR_REPO_EXISTS', `You already created this ${type} repo: ${other.repoId}`);
+  throw badRequest(`Repository name '${repoId}' is taken: '${other.repoId}' has the same git URL (a name and the name with '.git' are one repo)`);
+}
+
+export async function createRepo(
+  ctx: HubContext, user: HubUser, type: RepoType, requested: string, opts: { visibility: Visibility; sdk: string | null },
+): Promise<StoredRepo> {
+  checkRepoId(requested);
+  const repoId = ownNamespace(ctx, user, requested);
+  checkNameFree(ctx, type, repoId);
   const now = new Date().toISOString();
   const repo: StoredRepo = {
-    objectId: objectId(), type, repoId, creator: user.name, private: opts.private,
+    objectId: objectId(), type, repoId, creator: user.name, private: false,
     sdk: type === 'space' ? (opts.sdk ?? 'gradio') : null, createdAt: now, lastModified: now, headSha: null, discussions: [],
   };
+  setVisibility(repo, opts.visibility);
   // Claimed before the first await, so two concurrent creates cannot both pass.
   ctx.store.data.repos.push(repo);
   creating.add(repo);
@@ -106,7 +192,7 @@ export async function createRepo(
 }
 
 function initialFiles(repo: StoredRepo): Record<string, Buffer> {
-  const files: Record<string, Buffer> = { '.gitattributes': Buffer.from('*.bin filter=lfs diff=lfs merge=lfs -text\n') };
+  const files: Record<string, Buffer> = { '.gitattributes': Buffer.from(defaultGitattributes(repo.type)) };
   if (repo.type === 'space') files['README.md'] = Buffer.from(spaceReadme(repo.repoId, repo.sdk ?? 'gradio'));
   return files;
 }
@@ -119,7 +205,7 @@ function spaceReadme(repoId: string, sdk: string): string {
 export async function deleteRepo(ctx: HubContext, user: HubUser, type: RepoType, repoId: string): Promise<void> {
   const repo = writableRepo(ctx, type, repoId, user);
   ctx.store.data.repos = ctx.store.data.repos.filter((r) => r !== repo);
-  await ctx.git.lock.run(`${type}/${repoId}`, () => ctx.git.remove(type, repoId));
+  await ctx.git.lock.run(`${type}/${repo.repoId}`, () => ctx.git.remove(type, repo.repoId));
   await ctx.store.save();
   ctx.deliverer.emit(repoEvent(ctx, repo, 'repo', 'delete'), repo.creator);
 }

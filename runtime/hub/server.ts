@@ -9,6 +9,7 @@ import { HubStore } from './store.js';
 import { createRepo, findRepo, namespaceOf } from './repos.js';
 import { commitFiles } from './commits.js';
 import { GitRepos } from './git/git-repos.js';
+import { LfsStore } from './lfs/store.js';
 import { migrateV1 } from './git/migrate-v1.js';
 import type { DeliveryAttempt, HubData, HubUser, JobRun } from './types.js';
 
@@ -69,9 +70,10 @@ async function build(opts: HubOptions): Promise<Built> {
   const store = await HubStore.open(opts.dataDir ?? null);
   const git = await GitRepos.open(opts.dataDir ?? null);
   await migrateV1(store, git);
+  for (const r of store.data.repos) await git.adoptLegacyDir(r.type, r.repoId);
   const users: HubUser[] = makeUsers(opts.users && opts.users.length > 0 ? opts.users : [DEFAULT_HUB_USER]);
   const log = opts.log ?? (() => {});
-  const ctx = { store, git, users, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
+  const ctx = { store, git, lfs: new LfsStore(git), users, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
   ctx.deliverer = new Deliverer({
     store, log, baseUrl: () => ctx.baseUrl, jobCommand: ctx.jobCommand,
     ownersOf: (repoId, creator) => new Set([namespaceOf(repoId), creator]),
@@ -118,7 +120,7 @@ export async function startHub(opts: HubOptions = {}): Promise<RunningHub> {
     jobRuns: () => ctx.store.data.jobRuns,
     data: () => ctx.store.data,
     createRepo: async (user, type, repoId, o = {}) => {
-      const repo = await createRepo(ctx, userNamed(user), type, repoId, { private: o.private === true, sdk: o.sdk ?? null });
+      const repo = await createRepo(ctx, userNamed(user), type, repoId, { visibility: o.private === true ? 'private' : 'public', sdk: o.sdk ?? null });
       return { sha: repo.headSha ?? '' };
     },
     commit: async (user, type, repoId, files, summary = 'Update files') => {

@@ -82,6 +82,10 @@ export interface StoredRepo {
   repoId: string;
   creator: string;
   private: boolean;
+  /** Only for a `protected` Space (its files private, as `private`); absent otherwise (data before it had none). */
+  visibility?: 'protected';
+  /** Access requests ('auto' or 'manual') as the Hub's settings have them; absent = not gated. */
+  gated?: 'auto' | 'manual';
   sdk: string | null;
   createdAt: string;
   lastModified: string;

@@ -4,6 +4,15 @@ import { badRequest } from './errors.js';
 // Validation of create/update bodies (spec §1). `null` is treated as absent,
 // because clients before huggingface_hub 1.6 send `null` for unset fields.
 
+/**
+ * The Hub publishes no caps; these keep one webhook's record and each
+ * delivery's matching small (README: "Limits"). 100 watched items covers a
+ * user, their orgs and dozens of repos; 256 characters is four times a
+ * 64-hex-digit secret.
+ */
+export const MAX_WATCHED = 100;
+export const MAX_SECRET_LENGTH = 256;
+
 export interface WebhookChanges {
   url?: string;
   jobSourceId?: string;
@@ -69,6 +78,7 @@ function parseJobId(value: unknown): string {
 
 export function parseWatched(value: unknown): WatchedItem[] {
   if (!Array.isArray(value)) throw badRequest('`watched` must be an array of {type, name}');
+  if (value.length > MAX_WATCHED) throw badRequest(`\`watched\` lists ${value.length} items: a webhook watches at most ${MAX_WATCHED} (the embedded hub's limit)`);
   const seen = new Set<string>();
   const out: WatchedItem[] = [];
   value.forEach((item: unknown, i) => {
@@ -101,6 +111,7 @@ function parseDomains(value: unknown): WebhookDomain[] {
 
 function parseSecret(value: unknown): string | null {
   if (typeof value !== 'string') throw badRequest('`secret` must be a string');
+  if (value.length > MAX_SECRET_LENGTH) throw badRequest(`\`secret\` is ${value.length} characters long: at most ${MAX_SECRET_LENGTH} (the embedded hub's limit)`);
   if (!/^[\x20-\x7e]*$/.test(value)) throw badRequest('`secret` must contain only printable ASCII characters');
   return value === '' ? null : value;
 }

@@ -68,7 +68,9 @@ t.test('create, info, validate-yaml, commits, delete files and folders, tree, fi
   const priv = await api.call('POST', '/api/repos/create', { name: 'hidden', organization: null, private: true, type: 'dataset' });
   t.equal(priv.status, 200);
   t.equal((await hfClient(hub.url, OTHER.token).call('GET', `/api/datasets/${DUMMY.name}/hidden`)).status, 404, 'a private repo is invisible to others');
-  t.equal((await anon.call('GET', `/api/datasets/${DUMMY.name}/hidden`)).status, 404);
+  const anonHidden = await anon.call('GET', `/api/datasets/${DUMMY.name}/hidden`);
+  t.equal(anonHidden.status, 401, 'asked without a token, the Hub answers 401');
+  t.equal(anonHidden.headers.get('x-error-code'), 'RepoNotFound');
   t.equal((await api.call('GET', `/api/datasets/${DUMMY.name}/hidden`)).status, 200, 'and visible to its owner');
 });
 

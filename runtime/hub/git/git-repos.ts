@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RepoType } from '../../../lib/wire/hub.js';
@@ -6,6 +6,8 @@ import { fastImportStream, type HubCommitOp } from './fast-import.js';
 import { GitError, runGit } from './run-git.js';
 import { KeyedLock } from './keyed-lock.js';
 import { pidAlive as alive } from '../../../lib/pid-alive.js';
+import { parsePointer, POINTER_MAX_BYTES, POINTER_MIN_BYTES, type LfsPointer } from '../lfs/pointer.js';
+import { installHooks } from './pre-receive.js';
 
 // The hub's repositories as bare git repos under <root>/repos/<type>s/<owner>/<name>.git.
 // The API commits into them with git's own plumbing and git http-backend
@@ -15,6 +17,11 @@ export const ZERO_SHA = '0'.repeat(40);
 const SCRATCH_REF = 'refs/robotctl/import';
 const TREE_CACHE = 256;
 const TEMP_PREFIX = 'robotctl-hub-git-';
+const POINTER_CACHE = 4096;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
 
 /** Temp folders of hubs whose process is gone (killed before close()): removed. */
 async function sweepTempRoots(): Promise<void> {
@@ -27,9 +34,12 @@ async function sweepTempRoots(): Promise<void> {
 export interface TreeEntry {
   path: string;
   type: 'file' | 'directory';
+  /** The git object id (for an LFS file, its pointer's). */
   oid: string;
-  /** Bytes (0 for a directory). */
+  /** Bytes of the content (an LFS file's own size, not its pointer's; 0 for a directory). */
   size: number;
+  /** Set when the blob is an LFS pointer, as the Hub's tree lists it. */
+  lfs?: { oid: string; size: number; pointerSize: number };
 }
 
 export interface CommitEntry {
@@ -46,6 +56,8 @@ export class GitRepos {
   private readonly refCache = new Map<string, Map<string, string>>();
   private readonly treeCache = new Map<string, TreeEntry[]>();
   private readonly commitCache = new Map<string, CommitEntry>();
+  /** Small blobs read to learn whether they are LFS pointers (a blob never changes). */
+  private readonly pointerCache = new Map<string, LfsPointer | null>();
 
   private constructor(readonly root: string, private readonly temporary: boolean) {}
 
@@ -54,16 +66,33 @@ export class GitRepos {
     if (dir === null) await sweepTempRoots();
     const root = dir ?? await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
     await mkdir(join(root, 'repos'), { recursive: true, mode: 0o700 });
+    await installHooks(join(root, 'git-hooks'));
     return new GitRepos(join(root, 'repos'), dir === null);
+  }
+
+  /** core.hooksPath for git http-backend's receive-pack: the checks of git/pre-receive.ts. */
+  get hooksDir(): string {
+    return join(dirname(this.root), 'git-hooks');
   }
 
   async close(): Promise<void> {
     if (this.temporary) await rm(dirname(this.root), { recursive: true, force: true });
   }
 
-  /** PATH_INFO prefix of a repo for git http-backend (relative to root). */
+  /**
+   * PATH_INFO prefix of a repo for git http-backend (relative to root): `<name>.git`,
+   * or the name itself when it already ends with `.git` (no repo `x` sits beside `x.git`).
+   */
   relPath(type: RepoType, repoId: string): string {
-    return `${type}s/${repoId}.git`;
+    return /\.git$/i.test(repoId) ? `${type}s/${repoId}` : `${type}s/${repoId}.git`;
+  }
+
+  /** Earlier hubs kept repo `x.git` in `x.git.git`: move it where relPath() looks. */
+  async adoptLegacyDir(type: RepoType, repoId: string): Promise<void> {
+    if (!/\.git$/i.test(repoId)) return;
+    const old = join(this.root, `${type}s/${repoId}.git`);
+    const now = this.dir(type, repoId);
+    if (await exists(old) && !await exists(now)) await rename(old, now);
   }
 
   dir(type: RepoType, repoId: string): string {
@@ -132,9 +161,45 @@ export class GitRepos {
       if (kind !== 'blob' && kind !== 'tree') continue;
       entries.push({ path: rec.slice(tab + 1), type: kind === 'tree' ? 'directory' : 'file', oid: oid ?? '', size: kind === 'blob' ? Number(size) : 0 });
     }
+    await this.notePointers(type, repoId, entries);
     if (this.treeCache.size >= TREE_CACHE) this.treeCache.delete(this.treeCache.keys().next().value as string);
     this.treeCache.set(sha, entries);
     return entries;
+  }
+
+  /** Read the blobs small enough to be LFS pointers (one `cat-file --batch`) and mark the entries that are. */
+  private async notePointers(type: RepoType, repoId: string, entries: TreeEntry[]): Promise<void> {
+    const candidates = entries.filter((e) => e.type === 'file' && e.size >= POINTER_MIN_BYTES && e.size <= POINTER_MAX_BYTES);
+    const unknown = [...new Set(candidates.filter((e) => !this.pointerCache.has(e.oid)).map((e) => e.oid))];
+    if (unknown.length > 0) {
+      const { stdout } = await runGit({ cwd: this.dir(type, repoId), args: ['cat-file', '--batch'], input: `${unknown.join('\n')}\n` });
+      let at = 0;
+      while (at < stdout.length) {
+        const nl = stdout.indexOf(0x0a, at);
+        if (nl < 0) break;
+        const [oid = '', kind = '', len = '0'] = stdout.subarray(at, nl).toString('latin1').split(' ');
+        if (kind === 'missing') { at = nl + 1; continue; }
+        const body = stdout.subarray(nl + 1, nl + 1 + Number(len));
+        if (this.pointerCache.size >= POINTER_CACHE) this.pointerCache.delete(this.pointerCache.keys().next().value as string);
+        this.pointerCache.set(oid, parsePointer(body));
+        at = nl + 1 + Number(len) + 1;
+      }
+    }
+    for (const e of candidates) {
+      const p = this.pointerCache.get(e.oid);
+      if (p) {
+        e.lfs = { oid: p.oid, size: p.size, pointerSize: e.size };
+        e.size = p.size;
+      }
+    }
+  }
+
+  /** A new commit holding `sha`'s tree and no parent (super-squash); no ref moves. */
+  async squash(type: RepoType, repoId: string, sha: string, message: string, author: string): Promise<string> {
+    const email = `${author}@users.noreply.robotctl.local`;
+    const env = { GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: author, GIT_COMMITTER_EMAIL: email };
+    const { stdout } = await runGit({ cwd: this.dir(type, repoId), args: ['commit-tree', `${sha}^{tree}`], input: message, env });
+    return stdout.toString('utf8').trim();
   }
 
   async blob(type: RepoType, repoId: string, oid: string): Promise<Buffer> {

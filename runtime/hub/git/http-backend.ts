@@ -16,6 +16,8 @@ export interface CgiRequest {
   contentType: string | undefined;
   contentEncoding: string | undefined;
   gitProtocol: string | undefined;
+  /** core.hooksPath for receive-pack: the hub's pre-receive checks (git/pre-receive.ts). */
+  hooksPath: string;
   /** Set only for an authenticated caller: git enables receive-pack for them alone. */
   remoteUser: string | null;
   body: Readable | null;
@@ -47,6 +49,8 @@ export function runHttpBackend(req: CgiRequest, res: ServerResponse): Promise<nu
   const env: Record<string, string> = {
     GIT_PROJECT_ROOT: req.projectRoot, PATH_INFO: req.pathInfo, REQUEST_METHOD: req.method, QUERY_STRING: req.query,
     GIT_HTTP_EXPORT_ALL: '1', REMOTE_ADDR: '127.0.0.1',
+    // Passed as configuration of this run only, so no repo carries a hooks folder of its own.
+    GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: req.hooksPath,
   };
   if (req.contentType) env.CONTENT_TYPE = req.contentType;
   if (req.contentEncoding) env.HTTP_CONTENT_ENCODING = req.contentEncoding;

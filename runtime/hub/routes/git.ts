@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { tokenOf, userByToken, type HubContext } from '../context.js';
-import { canWrite, checkRepoId, findRepo, isReady } from '../repos.js';
+import { canRead, canWrite, checkRepoId, findGitRepo } from '../repos.js';
 import { diffRefs, refsChanged, repoKey } from '../commits.js';
 import { notePullRequestCommits } from '../pull-requests.js';
 import { runHttpBackend } from '../git/http-backend.js';
@@ -41,21 +41,22 @@ function deny(reply: FastifyReply, status: 401 | 403 | 404, message: string): Fa
 }
 
 async function serve(ctx: HubContext, type: RepoType, req: Req, reply: FastifyReply, what: string): Promise<FastifyReply> {
-  const repoId = `${req.params.owner}/${req.params.name.replace(/\.git$/, '')}`;
-  try { checkRepoId(repoId); } catch { return deny(reply, 404, `Repository not found: ${repoId}`); }
+  const asked = `${req.params.owner}/${req.params.name}`;
+  try { checkRepoId(asked.replace(/\.git$/i, '')); } catch { return deny(reply, 404, `Repository not found: ${asked}`); }
   const token = tokenOf(req.headers.authorization);
   const user = token === null ? null : userByToken(ctx.users, token);
   if (token !== null && !user) return deny(reply, 401, 'Invalid username or password.');
-  const repo = findRepo(ctx, type, repoId);
-  const visible = repo && isReady(repo) && (!repo.private || (user && canWrite(user, repo)));
-  if (!visible) return user ? deny(reply, 404, `Repository not found: ${repoId}`) : deny(reply, 401, 'Authentication required.');
+  const repo = findGitRepo(ctx, type, req.params.owner, req.params.name);
+  // Missing and private look the same: git asks for credentials (401), then a user without access gets 404.
+  if (!repo || !canRead(user, repo)) return user ? deny(reply, 404, `Repository not found: ${asked}`) : deny(reply, 401, 'Authentication required.');
+  const repoId = repo.repoId;
   const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
   const push = what === 'git-receive-pack' || new URLSearchParams(query).get('service') === 'git-receive-pack';
   if (push && !user) return deny(reply, 401, 'Authentication required to push.');
   if (push && user && !canWrite(user, repo)) return deny(reply, 403, `You don't have the rights to push to ${repoId}`);
   reply.hijack();
   const cgi = {
-    projectRoot: ctx.git.root, pathInfo: `/${ctx.git.relPath(type, repoId)}/${what}`, method: req.method, query,
+    projectRoot: ctx.git.root, pathInfo: `/${ctx.git.relPath(type, repoId)}/${what}`, method: req.method, query, hooksPath: ctx.git.hooksDir,
     contentType: req.headers['content-type'], contentEncoding: header(req, 'content-encoding'), gitProtocol: header(req, 'git-protocol'),
     remoteUser: user?.name ?? null, body: req.method === 'POST' ? (req.body as Readable) : null,
   };

@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { namespaceId, optionalUser, requireUser, type HubContext } from '../context.js';
-import { badRequest, headerSafe, HubApiError } from '../errors.js';
+import { badRequest, headerSafe, HubApiError, STALE_PARENT_MESSAGE } from '../errors.js';
 import { repoWebUrl } from '../events.js';
 import {
-  checkRepoId, createRepo, deleteRepo, findRepo, parseRepoType, readableRepo, repoEvent,
-  resolveRevision, writableRepo, REPO_TYPES, namespaceOf,
+  checkGatedAccess, checkNameFree, checkRepoId, createRepo, deleteRepo, findRepo, ownNamespace, parseRepoType, parseVisibility,
+  readableRepo, repoEvent, resolveRevision, setVisibility, visibilityOf, writableRepo, REPO_TYPES, namespaceOf,
 } from '../repos.js';
-import { repoKey } from '../commits.js';
+import { refsChanged, repoKey } from '../commits.js';
 import { repoInfoView } from '../repo-info.js';
+import type { StoredRepo } from '../types.js';
 
-type RepoParams = { owner: string; name: string; rev?: string };
+type RepoParams = { owner: string; name: string; rev?: string; '*'?: string };
 type RepoRequest = FastifyRequest<{ Params: RepoParams; Querystring: { blobs?: string } }>;
 
 export function bodyOf(req: FastifyRequest): Record<string, unknown> {
@@ -36,13 +37,16 @@ export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     const repoId = repoIdFrom(body, user.name);
     const sdk = typeof body.sdk === 'string' ? body.sdk : null;
     const url = repoWebUrl(ctx.baseUrl, type, repoId);
+    const visibility = parseVisibility(body, type) ?? 'public';
     try {
-      const repo = await createRepo(ctx, user, type, repoId, { private: body.private === true, sdk });
-      return { url, name: repo.repoId, id: repo.objectId };
+      const repo = await createRepo(ctx, user, type, repoId, { visibility, sdk });
+      return { url: repoWebUrl(ctx.baseUrl, type, repo.repoId), name: repo.repoId, id: repo.objectId };
     } catch (err) {
-      // create_repo(exist_ok=True) reads `url` from the 409 body.
+      // create_repo(exist_ok=True) reads `url` from the 409 body: the existing repo's.
       if (!(err instanceof HubApiError) || err.statusCode !== 409) throw err;
-      return reply.code(409).header('x-error-message', headerSafe(err.message)).send({ error: err.message, url });
+      const existing = findRepo(ctx, type, repoId);
+      const existingUrl = existing ? repoWebUrl(ctx.baseUrl, type, existing.repoId) : url;
+      return reply.code(409).header('x-error-message', headerSafe(err.message)).send({ error: err.message, url: existingUrl });
     }
   });
 
@@ -59,9 +63,16 @@ export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     const type = parseRepoType(body.type);
     if (typeof body.fromRepo !== 'string' || typeof body.toRepo !== 'string') throw badRequest('`fromRepo` and `toRepo` are required');
     const repo = writableRepo(ctx, type, body.fromRepo, user);
-    const to = body.toRepo;
-    checkRepoId(to, 'toRepo');
-    if (findRepo(ctx, type, to)) throw new HubApiError('HUB_ERR_CONFLICT', `Repository ${to} already exists`);
+    checkRepoId(body.toRepo, 'toRepo');
+    // Into the mover's own namespace or an organisation, never another user's.
+    const to = ownNamespace(ctx, user, body.toRepo);
+    if (to.toLowerCase() === repo.repoId.toLowerCase() && to !== repo.repoId) throw badRequest(`'${to}' is '${repo.repoId}' in another case: the Hub's names ignore case`);
+    try {
+      checkNameFree(ctx, type, to, repo);
+    } catch (err) {
+      if (err instanceof HubApiError && err.statusCode === 409) throw new HubApiError('HUB_ERR_CONFLICT', `Repository ${to} already exists`);
+      throw err;
+    }
     const event = repoEvent(ctx, repo, 'repo', 'move', { movedTo: { name: to, ownerId: namespaceId(ctx, namespaceOf(to)) } });
     await ctx.git.lock.run(repoKey(repo), () => ctx.git.move(type, repo.repoId, to));
     repo.repoId = to;
@@ -87,13 +98,63 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
     const user = requireUser(ctx, req);
     const repo = writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
     const body = bodyOf(req);
+    const visibility = parseVisibility(body, type);
+    const gated = parseGated(body.gated);
     const updatedConfig: Record<string, unknown> = {};
-    if (typeof body.private === 'boolean' && body.private !== repo.private) {
-      repo.private = body.private;
-      updatedConfig.private = body.private;
+    if (visibility !== null && visibility !== visibilityOf(repo)) {
+      const wasPrivate = repo.private;
+      setVisibility(repo, visibility);
+      // The payload's updatedConfig carries `private` only (hub docs).
+      if (repo.private !== wasPrivate) updatedConfig.private = repo.private;
+    }
+    if (gated !== undefined) {
+      if (gated) repo.gated = gated;
+      else delete repo.gated;
     }
     await ctx.store.save();
     ctx.deliverer.emit(repoEvent(ctx, repo, 'repo.config', 'update', { updatedConfig }), repo.creator);
     return {};
   });
+
+  // auth_check: 200 when the caller may read (or, with /write, write) the
+  // repo's files; RepoNotFound / GatedRepo as the client maps them otherwise.
+  const authCheck = (write: boolean) => async (req: RepoRequest) => {
+    const user = optionalUser(ctx, req);
+    const repo = readableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
+    checkGatedAccess(repo, user);
+    if (write) writableRepo(ctx, type, repo.repoId, requireUser(ctx, req));
+    return {};
+  };
+  fastify.get(`${base}/auth-check`, authCheck(false));
+  fastify.get(`${base}/auth-check/write`, authCheck(true));
+
+  // super_squash_history: one commit with the branch's files, no parent (the branch, a PR or any ref).
+  fastify.post(`${base}/super-squash/*`, async (req: RepoRequest) => {
+    const user = requireUser(ctx, req);
+    const repo = writableRepo(ctx, type, `${req.params.owner}/${req.params.name}`, user);
+    const branch = req.params['*'] ?? '';
+    const message = bodyOf(req).message;
+    if (message !== undefined && message !== null && typeof message !== 'string') throw badRequest('`message` must be a string');
+    const updated = await squashBranch(ctx, repo, branch, typeof message === 'string' && message.trim() !== '' ? message : `Super-squash branch '${branch}'`, user.name);
+    return { commitId: updated };
+  });
+}
+
+function parseGated(value: unknown): 'auto' | 'manual' | false | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'auto' || value === 'manual' || value === false) return value;
+  throw badRequest(`Invalid \`gated\` ${JSON.stringify(value)}: use "auto", "manual" or false`);
+}
+
+async function squashBranch(ctx: HubContext, repo: StoredRepo, branch: string, message: string, author: string): Promise<string> {
+  const ref = branch.startsWith('refs/') ? branch : `refs/heads/${branch}`;
+  const moved = await ctx.git.lock.run(repoKey(repo), async () => {
+    const head = (await ctx.git.refs(repo.type, repo.repoId)).get(ref);
+    if (!head) throw new HubApiError('HUB_ERR_REVISION_NOT_FOUND', `Invalid rev id: ${branch}`);
+    const squashed = await ctx.git.squash(repo.type, repo.repoId, head, message, author);
+    if (!await ctx.git.casRef(repo.type, repo.repoId, ref, squashed, head)) throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
+    return { ref, oldSha: head, newSha: squashed };
+  });
+  await refsChanged(ctx, repo, [moved]);
+  return moved.newSha;
 }

@@ -3,8 +3,8 @@ import { parseDocument } from 'yaml';
 import { requireUser, type HubContext } from '../context.js';
 import { badRequest, headerSafe, HubApiError } from '../errors.js';
 import { repoWebUrl } from '../events.js';
-import { createRepo, readableRepo, resolveRevision } from '../repos.js';
-import { commitFiles, type HubCommitOp } from '../commits.js';
+import { createRepo, parseVisibility, readableRepo, resolveRevision, visibilityOf } from '../repos.js';
+import { commitFiles, type CommitOp } from '../commits.js';
 import { bodyOf } from './repos.js';
 
 // POST /api/validate-yaml (upload_file of a README.md asks it first) and
@@ -41,15 +41,18 @@ export function spaceRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     const url = repoWebUrl(ctx.baseUrl, 'space', to);
     let copy;
     try {
-      copy = await createRepo(ctx, user, 'space', to, { private: typeof body.private === 'boolean' ? body.private : from.private, sdk: from.sdk });
+      copy = await createRepo(ctx, user, 'space', to, { visibility: parseVisibility(body, 'space') ?? visibilityOf(from), sdk: from.sdk });
     } catch (err) {
       if (!(err instanceof HubApiError) || err.statusCode !== 409) throw err;
       return reply.code(409).header('x-error-message', headerSafe(err.message)).send({ error: err.message, url });
     }
     const head = await resolveRevision(ctx, from, 'main');
     const files = (await ctx.git.tree('space', from.repoId, head)).filter((e) => e.type === 'file');
-    const ops: HubCommitOp[] = [];
-    for (const f of files) ops.push({ op: 'add', path: f.path, content: await ctx.git.blob('space', from.repoId, f.oid) });
+    const ops: CommitOp[] = [];
+    for (const f of files) {
+      // An LFS file is copied as a pointer; commitFiles brings its object over.
+      ops.push(f.lfs ? { op: 'addLfs', path: f.path, oid: f.lfs.oid, size: f.lfs.size } : { op: 'add', path: f.path, content: await ctx.git.blob('space', from.repoId, f.oid) });
+    }
     await commitFiles(ctx, user, copy, { ops, summary: `Duplicate from ${from.repoId}`, description: '', ref: 'refs/heads/main', parentCommit: null });
     return { url };
   });

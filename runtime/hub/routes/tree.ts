@@ -17,6 +17,7 @@ const truthy = (v: unknown): boolean => v === true || v === 'true' || v === 'Tru
 
 function entryView(e: TreeEntry, last: CommitEntry | undefined): Record<string, unknown> {
   const view: Record<string, unknown> = { type: e.type, oid: e.oid, size: e.size, path: e.path };
+  if (e.lfs) view.lfs = e.lfs;
   if (last) view.lastCommit = { id: last.id, title: last.title, date: last.date };
   if (last && e.type === 'file') view.securityFileStatus = { status: 'safe' };
   return view;
