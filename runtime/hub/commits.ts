@@ -71,7 +71,7 @@ function nowSeconds(): number {
  */
 async function gitOps(ctx: HubContext, user: HubUser, repo: StoredRepo, ref: string, ops: CommitOp[]): Promise<HubCommitOp[]> {
   const tooLarge = ops.filter((o) => o.op === 'add' && o.content.length > MAX_REGULAR_FILE_BYTES).map((o) => `${o.path} (ref: ${ref})`);
-  if (tooLarge.length > 0) throw badRequest(tooLargeMessage(tooLarge).slice(1, -1).filter((l) => l !== '').join(' '));
+  if (tooLarge.length > 0) throw badRequest(oneLine(tooLargeMessage(tooLarge)));
   const out: HubCommitOp[] = [];
   const missing: string[] = [];
   for (const op of ops) {
@@ -81,8 +81,13 @@ async function gitOps(ctx: HubContext, user: HubUser, repo: StoredRepo, ref: str
     if (op.size !== null && op.size !== size) throw badRequest(`LFS file ${op.path}: size ${op.size} does not match the uploaded object (${size} bytes)`);
     out.push({ op: 'add', path: op.path, content: formatPointer({ oid: op.oid, size }) });
   }
-  if (missing.length > 0) throw badRequest(missingObjectMessage(missing).slice(1, -1).join(' '));
+  if (missing.length > 0) throw badRequest(oneLine(missingObjectMessage(missing)));
   return out;
+}
+
+/** A push's refusal as the commit API words it: one line, without the rules (as the Hub's message reads). */
+function oneLine(lines: string[]): string {
+  return lines.slice(1, -1).map((l) => l.trim()).filter((l) => l !== '').join(' ');
 }
 
 /** The object's size in `repo`'s store, after copying it from another repo `user` may read; null when none has it. */
@@ -106,9 +111,9 @@ export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRe
     const head = (await ctx.git.refs(repo.type, repo.repoId)).get(req.ref);
     if (!head) throw new HubApiError('HUB_ERR_REVISION_NOT_FOUND', `Invalid rev id: ${req.ref.replace(/^refs\/heads\//, '')}`);
     if (req.parentCommit && req.parentCommit !== head) throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
-    await checkDeletes(ctx, repo, head, ops);
+    const checked = await checkDeletes(ctx, repo, head, ops);
     const oid = await ctx.git.writeCommit(repo.type, repo.repoId, {
-      parent: head, ops, message: message(req.summary, req.description), author: user.name, time: nowSeconds(),
+      parent: head, ops: checked, message: message(req.summary, req.description), author: user.name, time: nowSeconds(),
     });
     if (!await ctx.git.casRef(repo.type, repo.repoId, req.ref, oid, head)) throw new HubApiError('HUB_ERR_STALE_PARENT', STALE_PARENT_MESSAGE);
     return { oid, oldSha: head };
@@ -117,16 +122,21 @@ export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRe
   return result;
 }
 
-/** A deleted file must exist; a `deletedFile` naming a folder deletes the folder, as on the Hub. */
-async function checkDeletes(ctx: HubContext, repo: StoredRepo, head: string, ops: HubCommitOp[]): Promise<void> {
-  if (!ops.some((o) => o.op === 'delete')) return;
-  const entries = await ctx.git.tree(repo.type, repo.repoId, head);
-  const files = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
-  const folders = new Set(entries.filter((e) => e.type === 'directory').map((e) => e.path));
-  for (const op of ops) {
+/**
+ * Deletes name what exists. A `deletedFile` that names a folder deletes the folder, as on the Hub
+ * (huggingface_hub sends `delete_folder`'s path without its trailing '/' when is_folder is left to "auto").
+ */
+async function checkDeletes(ctx: HubContext, repo: StoredRepo, head: string, ops: HubCommitOp[]): Promise<HubCommitOp[]> {
+  if (!ops.some((o) => o.op === 'delete')) return ops;
+  const tree = await ctx.git.tree(repo.type, repo.repoId, head);
+  const files = new Set(tree.filter((e) => e.type === 'file').map((e) => e.path));
+  const folders = new Set(tree.filter((e) => e.type === 'directory').map((e) => e.path));
+  return ops.map((op): HubCommitOp => {
     if (op.op === 'add') files.add(op.path);
-    else if (op.op === 'delete' && !files.delete(op.path) && !folders.has(op.path)) throw badRequest(`File to delete does not exist: ${op.path}`);
-  }
+    if (op.op !== 'delete' || files.delete(op.path)) return op;
+    if (folders.has(op.path)) return { op: 'deleteFolder', path: op.path };
+    throw badRequest(`File to delete does not exist: ${op.path}`);
+  });
 }
 
 /** Record the new head, persist, and raise `repo.content` with the refs that moved. */

@@ -22,7 +22,9 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The fastify instance of the embedded hub, built without listening (tests may inject()). */
 export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstance {
-  const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  // close() ends every connection: a client's keep-alive socket (or one left half-read by a refused
+  // upload) must not hold a stopping hub for the keep-alive time.
+  const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true });
   parsers(fastify);
   fastify.addHook('onRequest', async (req) => {
     stats.requests++;
@@ -32,11 +34,13 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
     const crossSite = crossSiteReason(req.method, req.headers);
     if (crossSite) throw new HubApiError('HUB_ERR_CROSS_SITE', `Cross-site request refused (${crossSite}): the embedded hub accepts changes only from its own pages and non-browser clients`);
   });
-  fastify.setErrorHandler((err: FastifyError | HubApiError, _req, reply) => {
+  fastify.setErrorHandler((err: FastifyError | HubApiError, req, reply) => {
     const status = err instanceof HubApiError ? err.statusCode : (err.statusCode ?? 500);
     const message = status >= 500 && !(err instanceof HubApiError) ? 'Internal error in the embedded hub' : err.message;
     if (status >= 500) ctx.log(`hub error: ${err.message}`);
     if (err instanceof HubApiError && err.clientCode) reply.header('x-error-code', err.clientCode);
+    // A body refused before it was read (a commit): drain it and close the connection after the answer.
+    if (!req.raw.complete) { reply.header('connection', 'close'); req.raw.resume(); }
     return reply.code(status).header('x-error-message', headerSafe(message)).send({ error: message });
   });
   fastify.setNotFoundHandler((req, reply) => {

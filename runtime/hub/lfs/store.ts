@@ -1,10 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { copyFile, link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import type { GitRepos } from '../git/git-repos.js';
 import { SHA256_HEX } from './pointer.js';
@@ -36,30 +33,34 @@ export class LfsStore {
     }
   }
 
-  /** Store `body` as object `oid`: refused (and nothing kept) unless it has exactly `size` bytes hashing to `oid`. */
-  async receive(type: RepoType, repoId: string, oid: string, size: number, body: Readable): Promise<void> {
+  /**
+   * Store `body` as object `oid`: refused (and nothing kept) unless it has
+   * exactly `size` bytes hashing to `oid`. The body is read, never destroyed:
+   * the caller still answers on its connection.
+   */
+  async receive(type: RepoType, repoId: string, oid: string, size: number, body: AsyncIterable<Buffer>): Promise<void> {
     const dest = this.path(type, repoId, oid);
     const tmpDir = join(this.git.dir(type, repoId), 'lfs', 'tmp');
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const tmp = join(tmpDir, `${oid}.${randomBytes(6).toString('hex')}`);
     const hash = createHash('sha256');
     let received = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        received += chunk.length;
-        if (received > size) { done(new LfsUploadError(`LFS object ${oid} is larger than the ${size} bytes announced`)); return; }
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const file = await open(tmp, 'wx', 0o600);
     try {
-      await pipeline(body, meter, createWriteStream(tmp, { mode: 0o600 }));
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (received > size) throw new LfsUploadError(`LFS object ${oid} is larger than the ${size} bytes announced`);
+        hash.update(chunk);
+        await file.write(chunk);
+      }
+      await file.close();
       if (received !== size) throw new LfsUploadError(`LFS object ${oid} has ${received} bytes, not the ${size} announced`);
       const got = hash.digest('hex');
       if (got !== oid) throw new LfsUploadError(`LFS object content does not match its oid: got sha256 ${got}, expected ${oid}`);
       await mkdir(join(dest, '..'), { recursive: true, mode: 0o700 });
       await rename(tmp, dest);
     } finally {
+      await file.close().catch(() => {});
       await rm(tmp, { force: true });
     }
   }

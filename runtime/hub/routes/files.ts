@@ -9,7 +9,7 @@ import type { HubUser, StoredRepo } from '../types.js';
 import { checkPath, commitFiles } from '../commits.js';
 import { notePullRequestCommits, openPullRequest } from '../pull-requests.js';
 import { uploadModes } from '../lfs/preupload.js';
-import { byteRange } from '../lfs/range.js';
+import { parseRange, sendBytes } from './byte-range.js';
 import { readCommitBody } from './commit-body.js';
 
 // Uploads and downloads in the wire form of huggingface_hub (_commit_api.py,
@@ -84,7 +84,7 @@ export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
       // What the Hub's redirect to its storage carries: the content's sha256 and size.
       const oid = entry.lfs.oid;
       reply.header('etag', `"${oid}"`).header('x-linked-etag', `"${oid}"`).header('x-linked-size', String(stored));
-      const range = byteRange(req.headers.range, stored);
+      const range = parseRange(req.headers.range, stored);
       if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${stored}`).send();
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stored}`);
       reply.header('content-length', String(range ? range.end - range.start + 1 : stored));
@@ -96,10 +96,7 @@ export function fileRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     if (entry.lfs) ctx.log(`resolve ${repo.repoId}/${path}: LFS object ${entry.lfs.oid} missing, serving the pointer`);
     const content = await ctx.git.blob(type, repo.repoId, entry.oid);
     reply.header('etag', `"${entry.oid}"`);
-    const range = byteRange(req.headers.range, content.length);
-    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${content.length}`).send();
-    if (!range) return reply.send(content);
-    return reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${content.length}`).send(content.subarray(range.start, range.end + 1));
+    return sendBytes(req, reply, content);
   };
   fastify.get('/:owner/:name/resolve/:rev/*', resolve('model'));
   fastify.get('/datasets/:owner/:name/resolve/:rev/*', resolve('dataset'));

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { optionalUser, requireUser, type HubContext } from '../context.js';
@@ -6,7 +5,7 @@ import { badRequest, headerSafe, HubApiError } from '../errors.js';
 import { canRead, checkGatedAccess, findGitRepo, readableRepo, repoNotFound, REPO_TYPES } from '../repos.js';
 import { LfsUploadError } from '../lfs/store.js';
 import { SHA256_HEX } from '../lfs/pointer.js';
-import { byteRange } from '../lfs/range.js';
+import { parseRange, sendBytes } from './byte-range.js';
 import { LINK_SECONDS, UrlSigner } from '../lfs/signed-url.js';
 import type { HubUser, StoredRepo } from '../types.js';
 
@@ -50,7 +49,7 @@ export function lfsRoutes(ctx: HubContext) {
       try { done(null, JSON.parse(String(body)) as unknown); } catch { done(badRequest('Request body is not valid JSON'), undefined); }
     });
     // git-lfs shows `message`; huggingface_hub reads X-Error-Message and `error`.
-    f.setErrorHandler((err: FastifyError | HubApiError, _req, reply) => {
+    f.setErrorHandler((err: FastifyError | HubApiError, req, reply) => {
       const status = err instanceof HubApiError ? err.statusCode : err instanceof LfsUploadError ? 400 : (err.statusCode ?? 500);
       // 501 (no locking) is an answer, not a failure.
       const failed = status >= 500 && status !== 501;
@@ -58,6 +57,8 @@ export function lfsRoutes(ctx: HubContext) {
       if (failed) ctx.log(`hub LFS error: ${err.message}`);
       if (err instanceof HubApiError && err.clientCode) reply.header('x-error-code', err.clientCode);
       if (status === 401) reply.header('www-authenticate', REALM).header('lfs-authenticate', REALM);
+      // An upload refused half-way: drain it and close the connection after the answer.
+      if (!req.raw.complete) { reply.header('connection', 'close'); req.raw.resume(); }
       return reply.code(status).type(LFS_JSON).header('x-error-message', headerSafe(message)).send({ message, error: message });
     });
     for (const type of REPO_TYPES) routesFor(f, ctx, signer, type);
@@ -119,7 +120,7 @@ function routesFor(f: FastifyInstance, ctx: HubContext, signer: UrlSigner, type:
 
   f.put(`${base}/objects/:oid`, async (req: Req, reply: FastifyReply) => {
     const { repo, o } = signed(req, 'upload');
-    const body = (req.body as Readable | undefined) ?? req.raw;
+    const body = (req.body as AsyncIterable<Buffer> | undefined) ?? req.raw;
     await ctx.lfs.receive(type, repo.repoId, o.oid, o.size, body);
     return reply.code(200).send();
   });
@@ -132,7 +133,7 @@ function routesFor(f: FastifyInstance, ctx: HubContext, signer: UrlSigner, type:
 
   f.get(`${base}/objects/:oid`, async (req: Req, reply: FastifyReply) => {
     const { repo, o } = signed(req, 'download');
-    const range = byteRange(req.headers.range, o.size);
+    const range = parseRange(req.headers.range, o.size);
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${o.size}`).send();
     if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${o.size}`);
     reply.type('application/octet-stream').header('content-length', String(range ? range.end - range.start + 1 : o.size));
