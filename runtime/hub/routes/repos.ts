@@ -70,7 +70,7 @@ export function repoRoutes(fastify: FastifyInstance, ctx: HubContext): void {
     try {
       checkNameFree(ctx, type, to, repo);
     } catch (err) {
-      if (err instanceof HubApiError && err.statusCode === 409) throw new HubApiError('HUB_ERR_CONFLICT', `Repository ${to} already exists`);
+      if (err instanceof HubApiError && err.statusCode === 409) throw new HubApiError('HUB_ERR_CONFLICT', `A ${type} repository called ${to} already exists`);
       throw err;
     }
     const event = repoEvent(ctx, repo, 'repo', 'move', { movedTo: { name: to, ownerId: namespaceId(ctx, namespaceOf(to)) } });
