@@ -45,7 +45,7 @@ export function lfsClient(endpoint: string, token: string | null) {
   const transfer = async (obj: BatchObject, content: Buffer): Promise<{ put: number; verify: number | null }> => {
     const upload = obj.actions?.upload;
     if (!upload) return { put: 0, verify: null };
-    const put = await fetch(upload.href, { method: 'PUT', body: content });
+    const put = await fetch(upload.href, { method: 'PUT', body: new Uint8Array(content) });
     await put.arrayBuffer();
     const verify = obj.actions?.verify;
     if (!verify || put.status >= 400) return { put: put.status, verify: null };

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { startHub } from '../../runtime/hub/server.js';
 import { ALICE, BOB, startReceiver, tempDir } from './helpers.js';
@@ -11,7 +11,7 @@ import { gitUser } from './git-helpers.js';
 // it gives for a missing repo (401 without a token, 404 with one,
 // X-Error-Code RepoNotFound), so nothing tells a private repo from none.
 
-function hidden(t: Tap.Test, res: Answer<unknown>, who: 'anonymous' | 'bob', what: string): void {
+function hidden(t: Test, res: Answer<unknown>, who: 'anonymous' | 'bob', what: string): void {
   t.equal(res.status, who === 'anonymous' ? 401 : 404, `${what} (${who}): ${who === 'anonymous' ? 401 : 404}`);
   t.equal(res.headers.get('x-error-code'), 'RepoNotFound', `${what} (${who}): RepoNotFound`);
 }
