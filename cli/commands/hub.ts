@@ -9,17 +9,18 @@ import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
 // `robotctl hub`: the embedded hub on its own. The first line printed is
 // `listening on http://HOST:PORT` so scripts can read the port.
 
-interface HubCliOpts { host: string; port: string; data?: string; user: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
+interface HubCliOpts { host: string; port: string; data?: string; user: string[]; fullName: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /** Each --user paired with the --token (warned about: argv is public) or --token-file at the same position. */
-function users(io: Io, o: HubCliOpts): { name: string; token: string }[] {
+function users(io: Io, o: HubCliOpts): { name: string; token: string; fullname?: string }[] {
   if (o.token.length > 0 && o.tokenFile.length > 0) throw new UsageError('give the users\' tokens with --token or with --token-file, not both');
   if (o.token.length > 0) io.err(TOKEN_WARNING);
   const tokens = o.token.length > 0 ? o.token : o.tokenFile.map((file) => readTokenFile(io, file));
   if (o.user.length !== tokens.length) throw new UsageError('give one --token-file (or --token) per --user, in the same order');
-  return o.user.map((name, i) => ({ name, token: tokens[i] ?? '' }));
+  if (o.fullName.length > 0 && o.fullName.length !== o.user.length) throw new UsageError('give one --full-name per --user, in the same order (or none)');
+  return o.user.map((name, i) => ({ name, token: tokens[i] ?? '', ...(o.fullName[i] ? { fullname: o.fullName[i] } : {}) }));
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -29,6 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--port <port>', 'Port (0 = any free port)', '0')
     .option('--data <dir>', 'Keep everything in this folder (default: memory only)')
     .option('--user <name>', 'A user, repeatable; pair each with --token-file', collect, [])
+    .option('--full-name <text>', 'The full name of the --user at the same position (whoami, pages); default: the name', collect, [])
     .option('--token-file <path>', 'A file holding the token of the --user at the same position', collect, [])
     .option('--token <token>', 'The token of the --user at the same position (visible in the process list: prefer --token-file)', collect, [])
     .option('--job-command <cmd>', 'Shell command run for job webhooks, with WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_SECRET')

@@ -1,6 +1,7 @@
 import type { HubContext } from './context.js';
 import { badRequest, HubApiError, STALE_PARENT_MESSAGE } from './errors.js';
 import { repoEvent } from './repo-events.js';
+import { checkCard, isCardPath } from './model-card.js';
 import { ZERO_SHA } from './git/git-repos.js';
 import { MAX_REGULAR_FILE_BYTES, missingObjectMessage, tooLargeMessage } from './git/pre-receive.js';
 import { formatPointer, SHA256_HEX } from './lfs/pointer.js';
@@ -34,12 +35,15 @@ export interface CommitRequest {
   parentCommit: string | null;
 }
 
-/** A path inside a repo: relative, no `.`/`..`/empty segment, no `.git`, no control character. */
-export function checkPath(path: string, field = 'path'): void {
+/**
+ * A path inside a repo: relative, no `.`/`..`/empty segment, no `.git`, no control character. A bad path
+ * in a commit is a 422 (the Hub's status for content it refuses); in a read, a 400.
+ */
+export function checkPath(path: string, field = 'path', code: 'HUB_ERR_BAD_REQUEST' | 'HUB_ERR_UNPROCESSABLE' = 'HUB_ERR_BAD_REQUEST'): void {
   const parts = path.split('/');
   const bad = path === '' || path.startsWith('/') || /[\0-\x1f\\]/.test(path)
     || parts.some((p) => p === '' || p === '.' || p === '..' || p.toLowerCase() === '.git');
-  if (bad) throw badRequest(`Invalid ${field} '${path}': use a relative path inside the repo (no '..', '.', '.git', empty segment, backslash or absolute path)`);
+  if (bad) throw new HubApiError(code, `Invalid ${field} '${path}': use a relative path inside the repo (no '..', '.', '.git', empty segment, backslash or absolute path)`);
 }
 
 export function repoKey(repo: StoredRepo): string {
@@ -105,7 +109,10 @@ async function lfsObjectSize(ctx: HubContext, user: HubUser, repo: StoredRepo, o
 
 /** Commit on top of `req.ref`; 412 when it moved past `parentCommit` or during the write. */
 export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRepo, req: CommitRequest): Promise<{ oid: string; oldSha: string }> {
-  for (const op of req.ops) checkPath(op.path);
+  for (const op of req.ops) {
+    checkPath(op.path, 'path', 'HUB_ERR_UNPROCESSABLE');
+    if (op.op === 'add' && isCardPath(op.path)) checkCommittedCard(op.content, repo);
+  }
   const ops = await gitOps(ctx, user, repo, req.ref, req.ops);
   const result = await ctx.git.lock.run(repoKey(repo), async () => {
     const head = (await ctx.git.refs(repo.type, repo.repoId)).get(req.ref);
@@ -120,6 +127,12 @@ export async function commitFiles(ctx: HubContext, user: HubUser, repo: StoredRe
   });
   await refsChanged(ctx, repo, [{ ref: req.ref, oldSha: result.oldSha, newSha: result.oid }]);
   return result;
+}
+
+/** The Hub refuses a commit whose README.md metadata it would not accept (validate-yaml's errors). */
+function checkCommittedCard(content: Buffer, repo: StoredRepo): void {
+  const { errors } = checkCard(content.toString('utf8'), repo.type);
+  if (errors.length > 0) throw badRequest(`Invalid metadata in README.md: ${errors.map((e) => e.message).join('; ')}`);
 }
 
 /**

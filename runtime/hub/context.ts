@@ -23,8 +23,8 @@ export interface HubContext {
   baseUrl: string;
 }
 
-export function makeUsers(list: { name: string; token: string }[]): HubUser[] {
-  return list.map((u) => ({ name: u.name, token: u.token, id: stableId('user', u.name) }));
+export function makeUsers(list: { name: string; token: string; fullname?: string }[]): HubUser[] {
+  return list.map((u) => ({ name: u.name, fullname: u.fullname || u.name, token: u.token, id: stableId('user', u.name) }));
 }
 
 /** `Bearer <token>`, or git's `Basic base64(user:token)` (the password is the token, as on huggingface.co). */

@@ -35,7 +35,7 @@ export function discussionDetails(repo: StoredRepo, d: StoredDiscussion): Record
   ].sort((a, b) => a.at.localeCompare(b.at)).map((e) => e.view);
   const view: Record<string, unknown> = { ...discussionSummary(repo, d), id: d.id, events };
   if (d.isPullRequest) {
-    view.changes = { base: 'refs/heads/main', ...(d.mergeCommitId ? { mergeCommitId: d.mergeCommitId } : {}) };
+    view.changes = { base: d.baseRef ?? 'refs/heads/main', ...(d.mergeCommitId ? { mergeCommitId: d.mergeCommitId } : {}) };
     view.filesWithConflicts = [];
     view.diff = '';
   }

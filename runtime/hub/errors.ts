@@ -9,8 +9,10 @@
 // HUB_ERR_FORBIDDEN          403    the user may not act on this namespace or repo
 // HUB_ERR_CROSS_SITE         403    a state-changing request a browser marks as coming from another site (Origin, Sec-Fetch-Site)
 // HUB_ERR_BAD_REQUEST        400    invalid body or parameter; the message says which
+// HUB_ERR_UNPROCESSABLE      422    a commit whose content the Hub refuses (a path outside the repo)
 // HUB_ERR_WEBHOOK_NOT_FOUND  404    unknown webhook id (or another user's)
-// HUB_ERR_REPO_NOT_FOUND     404    unknown repo, or private to someone else (X-Error-Code: RepoNotFound)
+// HUB_ERR_REPO_NOT_FOUND     404    unknown repo, or private to someone else (X-Error-Code: RepoNotFound);
+//                                   also an /api/{models,datasets,spaces}/… or …/resolve/… address no route takes
 // HUB_ERR_REPO_AUTH_REQUIRED 401    the same, asked without a token: the Hub answers 401 then (X-Error-Code: RepoNotFound)
 // HUB_ERR_GATED              403    a gated repo's files, asked by a user without access (X-Error-Code: GatedRepo)
 // HUB_ERR_GATED_AUTH         401    the same, asked without a token (X-Error-Code: GatedRepo)
@@ -28,6 +30,7 @@ export type HubErrorCode =
   | 'HUB_ERR_FORBIDDEN'
   | 'HUB_ERR_CROSS_SITE'
   | 'HUB_ERR_BAD_REQUEST'
+  | 'HUB_ERR_UNPROCESSABLE'
   | 'HUB_ERR_WEBHOOK_NOT_FOUND'
   | 'HUB_ERR_REPO_NOT_FOUND'
   | 'HUB_ERR_REPO_AUTH_REQUIRED'
@@ -47,6 +50,7 @@ const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_FORBIDDEN: 403,
   HUB_ERR_CROSS_SITE: 403,
   HUB_ERR_BAD_REQUEST: 400,
+  HUB_ERR_UNPROCESSABLE: 422,
   HUB_ERR_WEBHOOK_NOT_FOUND: 404,
   HUB_ERR_REPO_NOT_FOUND: 404,
   HUB_ERR_REPO_AUTH_REQUIRED: 401,
@@ -84,6 +88,12 @@ export class HubApiError extends Error {
 
 /** The Hub's own words for a stale `parent_commit` (HTTP 412). */
 export const STALE_PARENT_MESSAGE = 'The branch was updated since you opened this page. Please refresh and try again.';
+
+/**
+ * The Hub's own words for a missing (or hidden) repo. huggingface_hub prints its own "Repository Not Found
+ * for url: …" and leaves out a server message it already contains, so this exact text keeps its errors clean.
+ */
+export const REPO_NOT_FOUND_MESSAGE = 'Repository not found';
 
 export const badRequest = (message: string): HubApiError => new HubApiError('HUB_ERR_BAD_REQUEST', message);
 

@@ -80,7 +80,7 @@ function discussionView(d: StoredDiscussion, web: string, api: string, ids: Reco
     url: { web: `${web}/discussions/${d.num}`, api: `${api}/discussions/${d.num}` },
     status: d.status, author: { id: ids[d.author] ?? d.author }, num: d.num, isPullRequest: d.isPullRequest,
   };
-  if (d.isPullRequest) view.changes = { base: 'refs/heads/main' };
+  if (d.isPullRequest) view.changes = { base: d.baseRef ?? 'refs/heads/main' };
   return view;
 }
 

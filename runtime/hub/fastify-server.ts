@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { badRequest, headerSafe, HubApiError } from './errors.js';
+import { badRequest, headerSafe, HubApiError, REPO_NOT_FOUND_MESSAGE } from './errors.js';
 import { requireUser, type HubContext } from './context.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { repoRoutes } from './routes/repos.js';
@@ -9,6 +10,7 @@ import { discussionRoutes } from './routes/discussions.js';
 import { treeRoutes } from './routes/tree.js';
 import { refRoutes } from './routes/refs.js';
 import { spaceRoutes } from './routes/spaces.js';
+import { listingRoutes } from './routes/listings.js';
 import { gitBodyParsers, gitRoutes } from './routes/git.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
 
@@ -19,14 +21,18 @@ export interface HubStats {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** /api/{models,datasets,spaces}/<anything>, and file downloads (…/resolve/…). */
+const REPO_ADDRESS = /^\/api\/(models|datasets|spaces)\/[^/]+|^(\/(datasets|spaces))?\/[^/]+(\/[^/]+)?\/resolve\//;
 
 /** The fastify instance of the embedded hub, built without listening (tests may inject()). */
 export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstance {
   // close() ends every connection: a client's keep-alive socket (or one left half-read by a refused
   // upload) must not hold a stopping hub for the keep-alive time.
-  const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true });
+  const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true, genReqId: () => randomUUID() });
   parsers(fastify);
-  fastify.addHook('onRequest', async (req) => {
+  fastify.addHook('onRequest', async (req, reply) => {
+    // The Hub names every answer; huggingface_hub quotes it in its errors ("(Request ID: …)").
+    reply.header('x-request-id', req.id);
     stats.requests++;
     if (!READ_METHODS.has(req.method)) stats.writes++;
     const key = `${req.method} ${req.routeOptions.url ?? '(no route)'}`;
@@ -44,14 +50,20 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
     return reply.code(status).header('x-error-message', headerSafe(message)).send({ error: message });
   });
   fastify.setNotFoundHandler((req, reply) => {
-    const message = `Not found: ${req.method} ${req.url.split('?')[0] ?? ''}`;
+    const path = req.url.split('?')[0] ?? '';
+    // A repo address no route takes (a one-part id like `gpt2`, an unknown action) is a missing repo to the
+    // client: it maps RepoNotFound to RepositoryNotFoundError (repo_exists, file_exists, list_repo_commits).
+    if (REPO_ADDRESS.test(path)) {
+      return reply.code(404).header('x-error-code', 'RepoNotFound').header('x-error-message', REPO_NOT_FOUND_MESSAGE).send({ error: REPO_NOT_FOUND_MESSAGE });
+    }
+    const message = `Not found: ${req.method} ${path}`;
     return reply.code(404).header('x-error-message', headerSafe(message)).send({ error: message });
   });
 
   fastify.get('/api/whoami-v2', async (req) => {
     const user = requireUser(ctx, req);
     return {
-      type: 'user', id: user.id, name: user.name, fullname: user.name, email: null, emailVerified: false,
+      type: 'user', id: user.id, name: user.name, fullname: user.fullname ?? user.name, email: null, emailVerified: false,
       isPro: false, canPay: false, avatarUrl: '', orgs: [],
       auth: { type: 'access_token', accessToken: { displayName: 'robotctl embedded hub', role: 'write', createdAt: new Date(0).toISOString() } },
     };
@@ -63,6 +75,7 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
   treeRoutes(fastify, ctx);
   refRoutes(fastify, ctx);
   spaceRoutes(fastify, ctx);
+  listingRoutes(fastify, ctx);
   gitRoutes(fastify, ctx);
   void fastify.register(lfsRoutes(ctx));
   return fastify;

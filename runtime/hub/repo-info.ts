@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { HubContext } from './context.js';
 import { namespaceOf } from './repo-events.js';
+import { frontMatter } from './model-card.js';
 import type { StoredRepo } from './types.js';
 import type { TreeEntry } from './git/git-repos.js';
 
@@ -14,9 +15,10 @@ export async function repoInfoView(ctx: HubContext, repo: StoredRepo, sha: strin
     _id: repo.objectId, id: repo.repoId, author: namespaceOf(repo.repoId), sha,
     private: repo.private, disabled: false, gated: repo.gated ?? false,
     createdAt: repo.createdAt, lastModified: commit.date,
-    tags: Array.isArray(card?.tags) ? card.tags.filter((t): t is string => typeof t === 'string') : [],
+    tags: repoTags(repo, card),
     siblings: files.map((f) => (blobs ? sibling(f) : { rfilename: f.path })),
-    downloads: 0, likes: 0,
+    downloads: 0, likes: 0, trendingScore: 0,
+    usedStorage: files.reduce((sum, f) => sum + f.size, 0),
   };
   if (card) view.cardData = card;
   if (repo.type === 'model') view.modelId = repo.repoId;
@@ -35,12 +37,33 @@ function sibling(f: TreeEntry): Record<string, unknown> {
   return out;
 }
 
+const list = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/**
+ * A repo's tags as the Hub derives them from its card, the ones `list_models(filter=…)` matches: the card's
+ * `tags`, then `library_name`, `pipeline_tag` / a Space's `sdk`, and prefixed facts (`license:mit`,
+ * `dataset:squad`, `base_model:…`; for datasets `task_categories:…`, `size_categories:…`, `language:…`).
+ */
+export function repoTags(repo: StoredRepo, card: Record<string, unknown> | null): string[] {
+  const c = card ?? {};
+  const tags = [...list(c.tags)];
+  if (repo.type === 'model') {
+    tags.push(...list(c.library_name), ...list(c.pipeline_tag), ...list(c.datasets).map((d) => `dataset:${d}`), ...list(c.base_model).map((b) => `base_model:${b}`), ...list(c.language));
+  } else if (repo.type === 'dataset') {
+    tags.push(...list(c.task_categories).map((x) => `task_categories:${x}`), ...list(c.size_categories).map((x) => `size_categories:${x}`), ...list(c.language).map((x) => `language:${x}`));
+  } else {
+    tags.push(...list(c.sdk ?? repo.sdk));
+  }
+  tags.push(...list(c.license).map((l) => `license:${l}`));
+  return [...new Set(tags)];
+}
+
 /** README.md front matter, the hub's "card data" (tags, sdk…). */
 export function cardData(text: string): Record<string, unknown> | null {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!m?.[1]) return null;
+  const yaml = frontMatter(text);
+  if (!yaml) return null;
   try {
-    const parsed: unknown = parseYaml(m[1]);
+    const parsed: unknown = parseYaml(yaml);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;

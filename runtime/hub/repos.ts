@@ -1,6 +1,6 @@
 import type { RepoType } from '../../lib/wire/hub.js';
 import type { HubContext } from './context.js';
-import { badRequest, HubApiError } from './errors.js';
+import { badRequest, HubApiError, REPO_NOT_FOUND_MESSAGE } from './errors.js';
 import { objectId } from './ids.js';
 import { namespaceOf, repoEvent } from './repo-events.js';
 import { writeFirstCommit } from './commits.js';
@@ -107,8 +107,9 @@ export function canRead(user: HubUser | null, repo: StoredRepo): boolean {
  * The Hub's answer for a repo the caller cannot see, the same whether it is
  * missing or private: 401 without a token, 404 with one; X-Error-Code RepoNotFound.
  */
-export function repoNotFound(repoId: string, user: HubUser | null): HubApiError {
-  return new HubApiError(user ? 'HUB_ERR_REPO_NOT_FOUND' : 'HUB_ERR_REPO_AUTH_REQUIRED', `Repository not found: ${repoId}`);
+export function repoNotFound(_repoId: string, user: HubUser | null): HubApiError {
+  // The Hub's words, without the id: huggingface_hub's own message names the URL and leaves these out.
+  return new HubApiError(user ? 'HUB_ERR_REPO_NOT_FOUND' : 'HUB_ERR_REPO_AUTH_REQUIRED', REPO_NOT_FOUND_MESSAGE);
 }
 
 /** Private repos look missing to everyone but their owner (like the real hub). */

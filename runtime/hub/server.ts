@@ -22,7 +22,8 @@ export interface HubOptions {
   host?: string;
   port?: number;
   dataDir?: string | null;
-  users?: { name: string; token: string }[];
+  /** `fullname` is what whoami and the pages show (default: the name). */
+  users?: { name: string; token: string; fullname?: string }[];
   jobCommand?: string | null;
   log?: (line: string) => void;
   /** Per delivery attempt (default 10 s). */

@@ -8,6 +8,8 @@ export const HUB_DATA_VERSION = 2;
 
 export interface HubUser {
   name: string;
+  /** Shown by whoami and on pages; the name when absent. */
+  fullname?: string;
   /** Stable 24-hex id derived from the name, so it survives restarts. */
   id: string;
   token: string;
@@ -64,6 +66,8 @@ export interface StoredDiscussion {
   changes?: StoredChange[];
   /** Pull requests: the ref their commits go to, and the merge commit once merged. */
   prRef?: string;
+  /** Pull requests: the branch they merge into (refs/heads/main when absent: data written before bases). */
+  baseRef?: string;
   mergeCommitId?: string | null;
 }
 

@@ -10,7 +10,7 @@ import { ALICE, tempDir } from './helpers.js';
 // Issue 12 for the embedded hub: names and paths never leave the data folder,
 // cross-site browser requests cannot change anything, tokens compare in constant time.
 
-t.test('repo ids and file paths that would leave the data folder are refused with 400 naming the field', async (t) => {
+t.test('repo ids and file paths that would leave the data folder are refused naming the field (400; 422 in a commit, as the Hub)', async (t) => {
   const root = tempDir(t);
   const dataDir = join(root, 'data');
   const victim = join(root, 'victim');
@@ -34,13 +34,13 @@ t.test('repo ids and file paths that would leave the data folder are refused wit
 
   for (const path of ['../x', '../../victim/keep.txt', '/etc/x', 'a/./b', 'a//b', '.git/config', 'a/.git/hooks/post-receive', 'a\\..\\b']) {
     const r = await api.commit('space', 'alice/app', 'main', 'evil', [{ add: path, content: 'pwned' }]);
-    t.equal(r.status, 400, `file path ${path}`);
+    t.equal(r.status, 422, `file path ${path}`);
     t.match((r.body as unknown as { error: string }).error, /Invalid path/);
   }
   const encoded = await fetch(`${hub.url}/spaces/alice/app/resolve/main/%2e%2e%2f%2e%2e%2fvictim%2fkeep.txt`);
   t.equal(encoded.status, 400, 'an encoded .. in a download path');
   t.equal((await fetch(`${hub.url}/api/spaces/alice/..%2F..%2Fvictim`)).status, 400, 'an encoded .. as a repo name');
-  t.equal((await api.commit('space', 'alice/app', 'main', 'evil', [{ delFolder: '../..' }])).status, 400, 'a folder delete outside the repo');
+  t.equal((await api.commit('space', 'alice/app', 'main', 'evil', [{ delFolder: '../..' }])).status, 422, 'a folder delete outside the repo');
 
   t.same(readdirSync(victim), ['keep.txt'], 'the victim folder is intact');
   t.notOk(existsSync(join(root, 'x')), 'nothing written beside the data folder');

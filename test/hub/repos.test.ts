@@ -24,7 +24,7 @@ t.test('repos through the driver: create, info, commit, download, delete', async
   const info = await anon.repoInfo('space', 'alice/app');
   t.equal(info?.sha, c1.commitOid);
   t.same(info?.siblings.map((s) => s.rfilename), ['.gitattributes', 'README.md', 'src/app/main.py']);
-  t.same(info?.tags, ['reachy_mini', 'reachy_mini_python_app'], 'tags from README front matter');
+  t.same(info?.tags, ['reachy_mini', 'reachy_mini_python_app', 'docker'], 'tags from README front matter, then the sdk (as the Hub derives them)');
   t.equal(info?.sdk, 'docker');
   t.equal((await anon.downloadFile('space', 'alice/app', 'src/app/main.py')).toString(), 'print("hi")\n');
 
@@ -43,7 +43,7 @@ t.test('repos through the driver: create, info, commit, download, delete', async
   t.teardown(() => bob.close());
   await t.rejects(bob.commit('space', 'alice/app', [{ op: 'add', path: 'a', content: Buffer.from('') }], 'x'), { name: 'HubError', status: 403 });
   await t.rejects(alice.commit('space', 'alice/app', [{ op: 'delete', path: 'nope' }], 'x'), { name: 'HubError', status: 400 });
-  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'add', path: '../evil', content: Buffer.from('') }], 'x'), { name: 'HubError', status: 400 });
+  await t.rejects(alice.commit('space', 'alice/app', [{ op: 'add', path: '../evil', content: Buffer.from('') }], 'x'), { name: 'HubError', status: 422 });
 
   await alice.createRepo('model', 'alice/private-m', { private: true });
   t.equal(await bob.repoInfo('model', 'alice/private-m'), null, 'a private repo is invisible to others');

@@ -33,10 +33,17 @@ function mayModerate(user: HubUser, repo: StoredRepo, d: StoredDiscussion): void
   if (!canWrite(user, repo) && d.author !== user.name) throw new HubApiError('HUB_ERR_FORBIDDEN', 'Only the author or the repo owner can change this discussion');
 }
 
+/** The Hub's tabs: "open" holds drafts too, "closed" holds merged pull requests. */
+const STATUS_GROUP: Record<string, readonly StoredDiscussion['status'][]> = { open: ['open', 'draft'], closed: ['closed', 'merged'] };
+
+/** get_repo_discussions' `author`, `type` (discussion / pull_request / all) and `status` (open / closed / all). */
 function listFilter(q: Record<string, string | undefined>): (d: StoredDiscussion) => boolean {
+  if (q.type !== undefined && !['all', 'discussion', 'pull_request'].includes(q.type)) throw badRequest(`Invalid type '${q.type}': use discussion, pull_request or all`);
+  if (q.status !== undefined && q.status !== 'all' && !STATUS_GROUP[q.status]) throw badRequest(`Invalid status '${q.status}': use open, closed or all`);
+  const statuses = q.status && q.status !== 'all' ? STATUS_GROUP[q.status] : undefined;
   return (d) => (!q.author || d.author === q.author)
     && (!q.type || q.type === 'all' || (q.type === 'pull_request') === d.isPullRequest)
-    && (!q.status || q.status === 'all' || d.status === q.status);
+    && (!statuses || statuses.includes(d.status));
 }
 
 export function discussionRoutes(fastify: FastifyInstance, ctx: HubContext): void {
@@ -55,7 +62,9 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
   fastify.get(base, async (req: Req) => {
     const repo = repoOf(req, optionalUser(ctx, req));
     const all = repo.discussions.filter(listFilter(req.query)).sort((a, b) => b.num - a.num);
-    const start = Math.max(0, Number(req.query.p ?? 0) || 0) * PAGE;
+    const p = req.query.p ?? '0';
+    if (!/^\d{1,6}$/.test(p)) throw badRequest(`Invalid page p='${p}': a number from 0`);
+    const start = Number(p) * PAGE;
     return { discussions: all.slice(start, start + PAGE).map((d) => discussionSummary(repo, d)), count: all.length, start, numItemsPerPage: PAGE, numClosedDiscussions: all.filter((d) => d.status === 'closed').length };
   });
 

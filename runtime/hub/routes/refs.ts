@@ -33,9 +33,10 @@ export function refRoutes(fastify: FastifyInstance, ctx: HubContext): void {
   for (const type of REPO_TYPES) routesFor(fastify, ctx, type);
 }
 
-async function createRef(ctx: HubContext, repo: StoredRepo, ref: string, target: string, what: string): Promise<void> {
+async function createRef(ctx: HubContext, repo: StoredRepo, ref: string, target: string): Promise<void> {
   const ok = await ctx.git.lock.run(repoKey(repo), () => ctx.git.casRef(repo.type, repo.repoId, ref, target, ZERO_SHA));
-  if (!ok) throw new HubApiError('HUB_ERR_CONFLICT', `${what} already exists`);
+  // The Hub's words (create_branch(exist_ok=True) tells this 409 from others by status only).
+  if (!ok) throw new HubApiError('HUB_ERR_CONFLICT', `Reference ${ref} already exists`);
   await refsChanged(ctx, repo, [{ ref, oldSha: null, newSha: target }]);
 }
 
@@ -69,13 +70,13 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
     checkRefName(branch, 'branch');
     const from = (req.body as { startingPoint?: unknown } | null)?.startingPoint;
     const target = await resolveRevision(ctx, repo, typeof from === 'string' && from ? from : 'main');
-    await createRef(ctx, repo, `refs/heads/${branch}`, target, `Branch ${branch}`);
+    await createRef(ctx, repo, `refs/heads/${branch}`, target);
     return {};
   });
 
   fastify.delete(`${base}/branch/:branch`, async (req: Req) => {
     const { repo } = writable(req);
-    if (req.params.branch === 'main') throw badRequest('The default branch main cannot be deleted');
+    if (req.params.branch === 'main') throw badRequest('Cannot delete refs/heads/main: it is the default branch');
     await deleteRef(ctx, repo, `refs/heads/${req.params.branch ?? ''}`, req.params.branch ?? '');
     return {};
   });
@@ -84,9 +85,10 @@ function routesFor(fastify: FastifyInstance, ctx: HubContext, type: RepoType): v
     const { repo } = writable(req);
     const tag = (req.body as { tag?: unknown } | null)?.tag;
     if (typeof tag !== 'string') throw badRequest('`tag` is required');
-    checkRefName(tag, 'tag');
+    // The revision first, as the Hub does: a tag on a missing revision is a 404 RevisionNotFound whatever its name.
     const target = await resolveRevision(ctx, repo, req.params.rev ?? 'main');
-    await createRef(ctx, repo, `refs/tags/${tag}`, target, `Tag ${tag}`);
+    checkRefName(tag, 'tag');
+    await createRef(ctx, repo, `refs/tags/${tag}`, target);
     return {};
   });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseDocument } from 'yaml';
 import { requireUser, type HubContext } from '../context.js';
 import { badRequest, headerSafe, HubApiError } from '../errors.js';
 import { repoWebUrl } from '../events.js';
-import { createRepo, parseVisibility, readableRepo, resolveRevision, visibilityOf } from '../repos.js';
+import { createRepo, parseRepoType, parseVisibility, readableRepo, resolveRevision, visibilityOf } from '../repos.js';
+import { checkCard } from '../model-card.js';
 import { commitFiles, type CommitOp } from '../commits.js';
 import { bodyOf } from './repos.js';
 
@@ -12,25 +12,14 @@ import { bodyOf } from './repos.js';
 
 type Params = { owner: string; name: string };
 
-/** The README's front matter: YAML errors name their line, as the Hub's answer does. */
-export function yamlErrors(content: string): { message: string }[] {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(content);
-  if (!m?.[1]) return [];
-  const doc = parseDocument(m[1]);
-  const errors = doc.errors.map((e) => ({ message: `YAML metadata, line ${String((e.linePos?.[0]?.line ?? 0) + 1)}: ${e.message.split('\n')[0] ?? ''}` }));
-  const value: unknown = errors.length === 0 ? doc.toJS() : null;
-  if (errors.length === 0 && (value === null || typeof value !== 'object' || Array.isArray(value))) errors.push({ message: 'YAML metadata must be a mapping' });
-  return errors;
-}
-
 export function spaceRoutes(fastify: FastifyInstance, ctx: HubContext): void {
   fastify.post('/api/validate-yaml', async (req, reply) => {
     const body = bodyOf(req);
     if (typeof body.content !== 'string') throw badRequest('`content` is required');
-    const errors = yamlErrors(body.content);
-    if (errors.length === 0) return { errors: [], warnings: [] };
+    const { errors, warnings } = checkCard(body.content, parseRepoType(body.repoType));
+    if (errors.length === 0) return { errors: [], warnings };
     const message = errors.map((e) => e.message).join('; ');
-    return reply.code(400).header('x-error-message', headerSafe(message)).send({ error: message, errors, warnings: [] });
+    return reply.code(400).header('x-error-message', headerSafe(message)).send({ error: message, errors, warnings });
   });
 
   fastify.post('/api/spaces/:owner/:name/duplicate', async (req: FastifyRequest<{ Params: Params }>, reply) => {

@@ -15,11 +15,24 @@ type Req = FastifyRequest<{ Params: Params; Querystring: { recursive?: string; e
 
 const truthy = (v: unknown): boolean => v === true || v === 'true' || v === 'True' || v === '1';
 
+/**
+ * The security block of an expanded file entry, every scan the client reads (`avScan`, `pickleImportScan`:
+ * RepoFile reads both with []). The embedded hub scans nothing, so each says "unscanned", as the Hub's
+ * staging instance does.
+ */
+export function securityFileStatus(): Record<string, unknown> {
+  return {
+    status: 'unscanned',
+    avScan: { status: 'unscanned', version: null },
+    pickleImportScan: { status: 'unscanned', pickleImports: [], version: null },
+  };
+}
+
 function entryView(e: TreeEntry, last: CommitEntry | undefined): Record<string, unknown> {
   const view: Record<string, unknown> = { type: e.type, oid: e.oid, size: e.size, path: e.path };
   if (e.lfs) view.lfs = e.lfs;
   if (last) view.lastCommit = { id: last.id, title: last.title, date: last.date };
-  if (last && e.type === 'file') view.securityFileStatus = { status: 'safe' };
+  if (last && e.type === 'file') view.securityFileStatus = securityFileStatus();
   return view;
 }
 
