@@ -11,6 +11,7 @@ import { treeRoutes } from './routes/tree.js';
 import { refRoutes } from './routes/refs.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { listingRoutes } from './routes/listings.js';
+import { notFoundPage, pageRoutes, wantsHtml } from './routes/pages.js';
 import { gitBodyParsers, gitRoutes } from './routes/git.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
 
@@ -57,6 +58,7 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
       return reply.code(404).header('x-error-code', 'RepoNotFound').header('x-error-message', REPO_NOT_FOUND_MESSAGE).send({ error: REPO_NOT_FOUND_MESSAGE });
     }
     const message = `Not found: ${req.method} ${path}`;
+    if (req.method === 'GET' && wantsHtml(req) && !path.startsWith('/api/')) return notFoundPage(reply, `Nothing at ${path} on this hub.`);
     return reply.code(404).header('x-error-message', headerSafe(message)).send({ error: message });
   });
 
@@ -76,6 +78,7 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
   refRoutes(fastify, ctx);
   spaceRoutes(fastify, ctx);
   listingRoutes(fastify, ctx);
+  pageRoutes(fastify, ctx);
   gitRoutes(fastify, ctx);
   void fastify.register(lfsRoutes(ctx));
   return fastify;
