@@ -21,7 +21,12 @@ export async function repoInfoView(ctx: HubContext, repo: StoredRepo, sha: strin
     usedStorage: files.reduce((sum, f) => sum + f.size, 0),
   };
   if (card) view.cardData = card;
-  if (repo.type === 'model') view.modelId = repo.repoId;
+  if (repo.type === 'model') {
+    view.modelId = repo.repoId;
+    // What the card says the model is, as the Hub lists it (list_models' default keys).
+    if (typeof card?.library_name === 'string') view.library_name = card.library_name;
+    if (typeof card?.pipeline_tag === 'string') view.pipeline_tag = card.pipeline_tag;
+  }
   if (repo.type === 'space') {
     view.sdk = typeof card?.sdk === 'string' ? card.sdk : repo.sdk;
     view.subdomain = repo.repoId.toLowerCase().replace(/[^a-z0-9]+/g, '-');
