@@ -42,6 +42,11 @@ t.test('publish creates alice/pub_app and uploads the files in one commit', asyn
   const r = await runInProcess(['app', 'publish', app, '--token', TOKEN, '--no-check'], { env });
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, `[OK] App published: ${url}/spaces/alice/pub_app`);
+  // The printed URL opens as a page in a browser (issue 34 point 4).
+  const printed = /App published: (\S+)/.exec(r.stdout)?.[1] ?? '';
+  const page = await fetch(printed, { headers: { accept: 'text/html' } });
+  t.equal(page.status, 200, 'the printed URL is a page');
+  t.match(await page.text(), '<title>alice/pub_app · robotctl hub</title>');
   t.notMatch(r.stdout + r.stderr, TOKEN, 'the token is never printed');
 
   const client = createHubClient({ endpoint: url, token: TOKEN });
