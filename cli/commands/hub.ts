@@ -9,7 +9,7 @@ import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
 // `robotctl hub`: the embedded hub on its own. The first line printed is
 // `listening on http://HOST:PORT` so scripts can read the port.
 
-interface HubCliOpts { host: string; port: string; data?: string; user: string[]; fullName: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
+interface HubCliOpts { host: string; port: string; data?: string; user: string[]; fullName: string[]; org: string[]; orgFullName: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
@@ -23,6 +23,19 @@ function users(io: Io, o: HubCliOpts): { name: string; token: string; fullname?:
   return o.user.map((name, i) => ({ name, token: tokens[i] ?? '', ...(o.fullName[i] ? { fullname: o.fullName[i] } : {}) }));
 }
 
+/** `--org NAME=MEMBER[,MEMBER…]`, each with the --org-full-name at the same position (or none). */
+function orgs(o: HubCliOpts): { name: string; fullname?: string; members: string[] }[] {
+  if (o.orgFullName.length > 0 && o.orgFullName.length !== o.org.length) throw new UsageError('give one --org-full-name per --org, in the same order (or none)');
+  return o.org.map((spec, i) => {
+    const m = /^([^=\s]+)=([^=\s]+)$/.exec(spec);
+    if (!m?.[1] || !m[2]) throw new UsageError(`--org '${spec}': expected NAME=MEMBER[,MEMBER…], e.g. --org my-org=alice,bob`);
+    const members = m[2].split(',').filter(Boolean);
+    const unknown = members.filter((name) => !o.user.includes(name));
+    if (unknown.length > 0) throw new UsageError(`--org '${spec}': ${unknown.join(', ')} is not a --user`);
+    return { name: m[1], members, ...(o.orgFullName[i] ? { fullname: o.orgFullName[i] } : {}) };
+  });
+}
+
 export async function run(args: string[], io: Io): Promise<number> {
   const cmd = newCommand('hub', io)
     .description('Run the embedded hub: webhook API, repos, discussions, real deliveries.')
@@ -31,6 +44,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--data <dir>', 'Keep everything in this folder (default: memory only)')
     .option('--user <name>', 'A user, repeatable; pair each with --token-file', collect, [])
     .option('--full-name <text>', 'The full name of the --user at the same position (whoami, pages); default: the name', collect, [])
+    .option('--org <name=members>', 'An organisation and its members (--user names, comma-separated), repeatable', collect, [])
+    .option('--org-full-name <text>', 'The full name of the --org at the same position', collect, [])
     .option('--token-file <path>', 'A file holding the token of the --user at the same position', collect, [])
     .option('--token <token>', 'The token of the --user at the same position (visible in the process list: prefer --token-file)', collect, [])
     .option('--job-command <cmd>', 'Shell command run for job webhooks, with WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_SECRET')
@@ -40,8 +55,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     const port = Number(o.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got '${o.port}'`);
     const list = users(io, o);
+    const orgList = orgs(o);
     const hub = await startHub({
-      host: o.host, port, dataDir: o.data ?? null, users: list, jobCommand: o.jobCommand ?? null,
+      host: o.host, port, dataDir: o.data ?? null, users: list, orgs: orgList, jobCommand: o.jobCommand ?? null,
       log: o.quietDeliveries ? () => {} : (line) => io.err(`${line}\n`),
     }).catch((err: unknown) => {
       throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}`);

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { HubApiError } from './errors.js';
 import { stableId } from './ids.js';
 import type { HubStore } from './store.js';
-import type { HubUser } from './types.js';
+import type { HubOrg, HubUser } from './types.js';
 import type { Deliverer } from './deliveries.js';
 import type { GitRepos } from './git/git-repos.js';
 import type { LfsStore } from './lfs/store.js';
@@ -16,6 +16,8 @@ export interface HubContext {
   /** Each repo's LFS objects, kept inside its git repo. */
   lfs: LfsStore;
   users: HubUser[];
+  /** Declared organisations (whoami's `orgs`; only their members create repos in them). */
+  orgs: HubOrg[];
   deliverer: Deliverer;
   jobCommand: string | null;
   log: (line: string) => void;
@@ -23,8 +25,17 @@ export interface HubContext {
   baseUrl: string;
 }
 
-export function makeUsers(list: { name: string; token: string; fullname?: string }[]): HubUser[] {
-  return list.map((u) => ({ name: u.name, fullname: u.fullname || u.name, token: u.token, id: stableId('user', u.name) }));
+export interface OrgOption { name: string; fullname?: string; members: string[] }
+
+export function makeUsers(list: { name: string; token: string; fullname?: string }[], orgs: OrgOption[] = []): HubUser[] {
+  return list.map((u) => ({
+    name: u.name, fullname: u.fullname || u.name, token: u.token, id: stableId('user', u.name),
+    orgs: orgs.filter((o) => o.members.includes(u.name)).map((o) => o.name),
+  }));
+}
+
+export function makeOrgs(list: OrgOption[]): HubOrg[] {
+  return list.map((o) => ({ name: o.name, fullname: o.fullname || o.name, members: o.members, id: stableId('org', o.name) }));
 }
 
 /** `Bearer <token>`, or git's `Basic base64(user:token)` (the password is the token, as on huggingface.co). */

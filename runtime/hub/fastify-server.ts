@@ -66,7 +66,10 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
     const user = requireUser(ctx, req);
     return {
       type: 'user', id: user.id, name: user.name, fullname: user.fullname ?? user.name, email: null, emailVerified: false,
-      isPro: false, canPay: false, avatarUrl: '', orgs: [],
+      isPro: false, canPay: false, avatarUrl: '',
+      orgs: ctx.orgs.filter((o) => o.members.includes(user.name)).map((o) => ({
+        type: 'org', id: o.id, name: o.name, fullname: o.fullname, avatarUrl: '', roleInOrg: 'write', isEnterprise: false,
+      })),
       auth: { type: 'access_token', accessToken: { displayName: 'robotctl embedded hub', role: 'write', createdAt: new Date(0).toISOString() } },
     };
   });

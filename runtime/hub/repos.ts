@@ -95,7 +95,7 @@ export function findGitRepo(ctx: HubContext, type: RepoType, owner: string, name
 }
 
 export function canWrite(user: HubUser, repo: { repoId: string; creator: string }): boolean {
-  return namespaceOf(repo.repoId) === user.name || repo.creator === user.name;
+  return namespaceOf(repo.repoId) === user.name || repo.creator === user.name || (user.orgs ?? []).includes(namespaceOf(repo.repoId));
 }
 
 /** Read access: a public repo, or a private one to its owner. */
@@ -145,13 +145,16 @@ export async function resolveRevision(ctx: HubContext, repo: StoredRepo, rev: st
 
 /**
  * The namespace a user may create or move a repo into, in its stored casing:
- * their own (whatever the case asked), or one that is no user's (an organisation).
+ * their own (whatever the case asked), or one that is no user's (an organisation: a declared one's members only).
  */
 export function ownNamespace(ctx: HubContext, user: HubUser, repoId: string): string {
   const ns = namespaceOf(repoId);
   if (ns.toLowerCase() === user.name.toLowerCase()) return `${user.name}/${repoId.slice(ns.length + 1)}`;
   if (ctx.users.some((u) => u.name.toLowerCase() === ns.toLowerCase())) {
     throw new HubApiError('HUB_ERR_FORBIDDEN', `You cannot create a repo in the namespace of user '${ns}'`);
+  }
+  if (ctx.orgs.some((o) => o.name.toLowerCase() === ns.toLowerCase()) && !(user.orgs ?? []).some((o) => o.toLowerCase() === ns.toLowerCase())) {
+    throw new HubApiError('HUB_ERR_FORBIDDEN', `You are not a member of the organisation '${ns}'`);
   }
   return repoId;
 }

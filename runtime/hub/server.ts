@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { RepoType } from '../../lib/wire/hub.js';
 import { packagePath } from '../../lib/paths.js';
-import { makeUsers, type HubContext } from './context.js';
+import { makeOrgs, makeUsers, type HubContext } from './context.js';
 import { createHubServer, type HubStats } from './fastify-server.js';
 import { Deliverer } from './deliveries.js';
 import { HubStore } from './store.js';
@@ -24,6 +24,8 @@ export interface HubOptions {
   dataDir?: string | null;
   /** `fullname` is what whoami and the pages show (default: the name). */
   users?: { name: string; token: string; fullname?: string }[];
+  /** Organisations and their members (user names); whoami lists them, and only members create repos there. */
+  orgs?: { name: string; fullname?: string; members: string[] }[];
   jobCommand?: string | null;
   log?: (line: string) => void;
   /** Per delivery attempt (default 10 s). */
@@ -72,9 +74,15 @@ async function build(opts: HubOptions): Promise<Built> {
   const git = await GitRepos.open(opts.dataDir ?? null);
   await migrateV1(store, git);
   for (const r of store.data.repos) await git.adoptLegacyDir(r.type, r.repoId);
-  const users: HubUser[] = makeUsers(opts.users && opts.users.length > 0 ? opts.users : [DEFAULT_HUB_USER]);
+  const users: HubUser[] = makeUsers(opts.users && opts.users.length > 0 ? opts.users : [DEFAULT_HUB_USER], opts.orgs ?? []);
+  const orgs = makeOrgs(opts.orgs ?? []);
+  for (const o of orgs) {
+    if (users.some((u) => u.name === o.name)) throw new Error(`organisation '${o.name}' has the name of a user`);
+    const unknown = o.members.filter((m) => !users.some((u) => u.name === m));
+    if (unknown.length > 0) throw new Error(`organisation '${o.name}' names unknown member(s): ${unknown.join(', ')}`);
+  }
   const log = opts.log ?? (() => {});
-  const ctx = { store, git, lfs: new LfsStore(git), users, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
+  const ctx = { store, git, lfs: new LfsStore(git), users, orgs, jobCommand: opts.jobCommand ?? null, log, baseUrl: 'http://127.0.0.1' } as HubContext;
   ctx.deliverer = new Deliverer({
     store, log, baseUrl: () => ctx.baseUrl, jobCommand: ctx.jobCommand,
     ownersOf: (repoId, creator) => new Set([namespaceOf(repoId), creator]),

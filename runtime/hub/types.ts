@@ -10,9 +10,19 @@ export interface HubUser {
   name: string;
   /** Shown by whoami and on pages; the name when absent. */
   fullname?: string;
+  /** The organisations (declared with the hub) the user belongs to: they may write in their namespaces. */
+  orgs?: string[];
   /** Stable 24-hex id derived from the name, so it survives restarts. */
   id: string;
   token: string;
+}
+
+/** An organisation declared when the hub starts (`--org`): its name, full name and members. */
+export interface HubOrg {
+  name: string;
+  id: string;
+  fullname: string;
+  members: string[];
 }
 
 export interface StoredWebhook {

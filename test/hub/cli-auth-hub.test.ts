@@ -58,13 +58,14 @@ function startCliHub(args: string[]): Promise<{ url: string; lines: string[]; ch
 }
 
 t.test('robotctl hub: first line, users, SIGTERM closes cleanly', async (t) => {
-  const { url, lines, child } = await startCliHub(['--port', '0', '--user', 'alice', '--token', ALICE.token]);
+  const { url, lines, child } = await startCliHub(['--port', '0', '--user', 'alice', '--token', ALICE.token, '--full-name', 'Alice Liddell',
+    '--org', 'wonderland=alice', '--org-full-name', 'Wonderland Inc.']);
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
   t.match(lines[0], /^listening on http:\/\/127\.0\.0\.1:\d+$/);
   t.equal(lines[1], 'users: alice');
   t.notMatch(lines.join('\n'), ALICE.token, 'a token the user passed is never printed');
   const res = await fetch(`${url}/api/whoami-v2`, { headers: { authorization: `Bearer ${ALICE.token}` } });
-  t.equal(((await res.json()) as { name: string }).name, 'alice');
+  t.match(await res.json(), { name: 'alice', fullname: 'Alice Liddell', orgs: [{ name: 'wonderland', fullname: 'Wonderland Inc.', type: 'org' }] }, '--full-name and --org reach whoami');
   child.kill('SIGTERM');
   const code = await new Promise((r) => child.on('exit', r));
   t.equal(code, 0);
@@ -79,6 +80,15 @@ t.test('robotctl hub: default user, usage errors', async (t) => {
   const r = await runInProcess(['hub', '--user', 'a']);
   t.equal(r.code, 64);
   t.match(r.stderr, 'one --token-file (or --token) per --user');
+  for (const [args, message] of [
+    [['--user', 'a', '--token', 'hf_a_token_000000', '--full-name', 'A', '--full-name', 'B'], 'one --full-name per --user'],
+    [['--user', 'a', '--token', 'hf_a_token_000000', '--org', 'lab'], "--org 'lab': expected NAME=MEMBER[,MEMBER…]"],
+    [['--user', 'a', '--token', 'hf_a_token_000000', '--org', 'lab=b'], "--org 'lab=b': b is not a --user"],
+  ] as const) {
+    const bad = await runInProcess(['hub', ...args]);
+    t.equal(bad.code, 64, message);
+    t.match(bad.stderr, message);
+  }
   const help = await runInProcess(['hub', '--help']);
   t.match(help.stdout, /--job-command/);
   t.match(help.stdout, /user 'demo' exists with the token/);

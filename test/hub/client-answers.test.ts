@@ -161,6 +161,21 @@ t.test('pull requests: against another branch, refused against a sha, opened by 
   t.equal((await other.commit('model', id, 'main', 'direct', [{ add: 'x.txt', content: 'x' }])).status, 403, 'but not commit to main');
 });
 
+t.test('organisations: whoami lists them; only members create and write there', async (t) => {
+  const hub = await startHub({ users: [DUMMY, OTHER], orgs: [{ name: 'valid_org_hub', fullname: 'Dummy Hub Org', members: [DUMMY.name] }] });
+  t.teardown(() => hub.close());
+  const api = hfClient(hub.url, DUMMY.token);
+  const other = hfClient(hub.url, OTHER.token);
+  const me = await api.call<{ orgs: { name: string; fullname: string }[] }>('GET', '/api/whoami-v2');
+  t.match(me.body.orgs, [{ name: 'valid_org_hub', fullname: 'Dummy Hub Org' }], 'test_whoami_with_passing_token reads orgs[].fullname');
+  t.same((await other.call<{ orgs: unknown[] }>('GET', '/api/whoami-v2')).body.orgs, []);
+  t.equal((await api.call('POST', '/api/repos/create', { name: 'r', organization: 'valid_org_hub', type: 'model' })).status, 200, 'a member creates');
+  t.equal((await other.call('POST', '/api/repos/create', { name: 'x', organization: 'valid_org_hub', type: 'model' })).status, 403, 'another user does not');
+  t.equal((await other.commit('model', 'valid_org_hub/r', 'main', 'x', [{ add: 'x', content: 'x' }])).status, 403);
+  t.equal((await api.commit('model', 'valid_org_hub/r', 'main', 'x', [{ add: 'x', content: 'x' }])).status, 200);
+  await t.rejects(startHub({ users: [DUMMY], orgs: [{ name: 'o', members: ['nobody'] }] }), /organisation 'o' names unknown member\(s\): nobody/);
+});
+
 t.test('whoami names the user in full', async (t) => {
   const { api, other } = await hubWithUsers(t);
   const me = await api.call<{ name: string; fullname: string; type: string; orgs: unknown[]; auth: { accessToken: { role: string } } }>('GET', '/api/whoami-v2');
