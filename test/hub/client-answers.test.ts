@@ -190,7 +190,7 @@ t.test('list_models / list_datasets / list_spaces: author, search, filter, sort,
   await hub.createRepo(OTHER.name, 'model', `${OTHER.name}/theirs`);
   await hub.createRepo(DUMMY.name, 'dataset', `${DUMMY.name}/data`);
   await hub.createRepo(DUMMY.name, 'space', `${DUMMY.name}/app`, { sdk: 'gradio' });
-  await api.commit('model', `${DUMMY.name}/gamma`, 'main', 'card', [{ add: 'README.md', content: '---\nlibrary_name: transformers\nlicense: mit\ntags: [robot]\n---\n' }]);
+  await api.commit('model', `${DUMMY.name}/gamma`, 'main', 'card', [{ add: 'README.md', content: '---\nlibrary_name: transformers\npipeline_tag: robotics\nlicense: mit\ntags: [robot]\n---\n' }]);
 
   type Item = Record<string, unknown> & { id: string };
   const ids = (items: Item[]) => items.map((m) => m.id);
@@ -199,8 +199,9 @@ t.test('list_models / list_datasets / list_spaces: author, search, filter, sort,
   t.same(ids(anonList.body), [`${DUMMY.name}/gamma`, `${DUMMY.name}/beta-bert`, `${DUMMY.name}/alpha-bert`], 'newest first; no private repo without a token');
   const mine = await api.call<Item[]>('GET', `/api/models?author=${DUMMY.name}&sort=createdAt&limit=100`);
   t.ok(ids(mine.body).includes(`${DUMMY.name}/secret`), 'its owner sees the private repo');
-  t.same(Object.keys(anonList.body[0] ?? {}).sort(), ['_id', 'createdAt', 'downloads', 'id', 'library_name', 'likes', 'modelId', 'private', 'tags', 'trendingScore'], 'the Hub\'s default keys');
-  t.same(anonList.body[0]?.tags, ['robot', 'transformers', 'license:mit'], 'tags derived from the card');
+  t.same(Object.keys(anonList.body[0] ?? {}).sort(), ['_id', 'createdAt', 'downloads', 'id', 'library_name', 'likes', 'modelId', 'pipeline_tag', 'private', 'tags', 'trendingScore'], 'the Hub\'s default keys');
+  t.same(anonList.body[0]?.tags, ['robot', 'transformers', 'robotics', 'license:mit'], 'tags derived from the card');
+  t.same(ids((await anon.call<Item[]>('GET', '/api/models?pipeline_tag=robotics')).body), [`${DUMMY.name}/gamma`]);
 
   t.same(ids((await anon.call<Item[]>('GET', '/api/models?search=bert')).body).sort(), [`${DUMMY.name}/alpha-bert`, `${DUMMY.name}/beta-bert`]);
   t.same(ids((await anon.call<Item[]>('GET', '/api/models?filter=robot&filter=license%3Amit')).body), [`${DUMMY.name}/gamma`], 'every filter must match');

@@ -104,6 +104,7 @@ async function listRepos(ctx: HubContext, type: RepoType, req: ListReq, reply: F
   const searches = many(q.search).map((s) => s.toLowerCase());
   const filters = many(q.filter);
   const gated = one(q, 'gated');
+  const pipelineTag = one(q, 'pipeline_tag');
 
   const repos = ctx.store.data.repos.filter((r) => r.type === type && (!author || namespaceOf(r.repoId).toLowerCase() === author.toLowerCase())
     && searches.every((s) => r.repoId.toLowerCase().includes(s)) && visibleTo(ctx, r, user));
@@ -116,6 +117,7 @@ async function listRepos(ctx: HubContext, type: RepoType, req: ListReq, reply: F
     // A filter names a tag, or the repo itself (the Hub also matches an id there).
     if (!filters.every((f) => tags.includes(f) || f === repo.repoId)) continue;
     if (gated !== undefined && (view.gated !== false) !== truthy(gated)) continue;
+    if (pipelineTag !== undefined && view.pipeline_tag !== pipelineTag) continue;
     views.push(view);
   }
   views.sort((a, b) => {
