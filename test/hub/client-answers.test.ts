@@ -154,8 +154,9 @@ t.test('pull requests: against another branch, refused against a sha, opened by 
   await mainFile.arrayBuffer();
 
   // DVUser opens a pull request on __DUMMY_HUB_USER__'s repo: preupload, then the commit with create_pr.
-  const pre = await other.call<{ files: { uploadMode: string }[] }>('POST', `/api/models/${id}/preupload/main`, { files: [{ path: 'regular.txt', sample: '', size: 12 }] });
-  t.equal(pre.status, 200, 'a reader may preupload');
+  // _fetch_upload_modes sends create_pr=1 too.
+  const pre = await other.call<{ files: { uploadMode: string }[] }>('POST', `/api/models/${id}/preupload/main?create_pr=1`, { files: [{ path: 'regular.txt', sample: '', size: 12 }] });
+  t.equal(pre.status, 200, 'a reader may preupload for a pull request');
   const foreign = await other.commit('model', id, 'main', 'PR on foreign repo', [{ add: 'regular.txt', content: 'File content' }], undefined, '?create_pr=1');
   t.equal(foreign.status, 200, 'a reader may open a pull request');
   t.equal((await other.commit('model', id, 'main', 'direct', [{ add: 'x.txt', content: 'x' }])).status, 403, 'but not commit to main');
