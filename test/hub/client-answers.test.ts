@@ -174,6 +174,10 @@ t.test('organisations: whoami lists them; only members create and write there', 
   t.equal((await other.call('POST', '/api/repos/create', { name: 'x', organization: 'valid_org_hub', type: 'model' })).status, 403, 'another user does not');
   t.equal((await other.commit('model', 'valid_org_hub/r', 'main', 'x', [{ add: 'x', content: 'x' }])).status, 403);
   t.equal((await api.commit('model', 'valid_org_hub/r', 'main', 'x', [{ add: 'x', content: 'x' }])).status, 200);
+  // list_user_repos(namespace="valid_org_hub"): the organisation's repos its member may write.
+  const orgRepos = await api.call<{ id: string }[]>('GET', '/api/organizations/valid_org_hub/settings/repositories');
+  t.same(orgRepos.body.map((r) => r.id), ['valid_org_hub/r']);
+  t.same((await other.call<unknown[]>('GET', '/api/organizations/valid_org_hub/settings/repositories')).body, [], 'none for a non-member');
   await t.rejects(startHub({ users: [DUMMY], orgs: [{ name: 'o', members: ['nobody'] }] }), /organisation 'o' names unknown member\(s\): nobody/);
 });
 
