@@ -4,6 +4,7 @@ import { importGraph, violations, folderCycles } from '../helpers/import-graph.j
 import { pageViolations, serverPathViolations, type PageServer } from '../helpers/page-graph.js';
 import { dashboardFolders } from '../../runtime/daemon/dashboard-route.js';
 import { fleetPageFolders } from '../../runtime/fleet-page/routes.js';
+import { hubPageFolders } from '../../runtime/hub/routes/pages.js';
 
 // The house rules of DESIGN.md as a check over the TypeScript import graph:
 // cli → reconciler → drivers, state, schema; the reconciler imports no
@@ -15,6 +16,7 @@ const graph = importGraph();
 const PAGE_SERVERS: PageServer[] = [
   { runtime: 'runtime/daemon', folders: dashboardFolders() },
   { runtime: 'runtime/fleet-page', folders: fleetPageFolders() },
+  { runtime: 'runtime/hub', folders: hubPageFolders() },
 ];
 
 t.test('the graph was read', async (t) => {
@@ -42,7 +44,7 @@ t.test('no runtime serves or names files of another runtime', async (t) => {
 t.test('every page loads only what its own server serves from its runtime or lib/browser', async (t) => {
   const broken = pageViolations(PAGE_SERVERS);
   t.same(broken, [], broken.map((v) => `${v.from} → ${v.to}: ${v.rule}`).join('\n'));
-  t.ok(PAGE_SERVERS.every((s) => s.folders.length > 0), 'both page servers declare their folders');
+  t.ok(PAGE_SERVERS.every((s) => s.folders.length > 0), 'every page server declares its folders');
 });
 
 t.test('the page checks catch a page that reaches into another runtime', async (t) => {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { packagePath } from '../../../lib/paths.js';
+import { PAGE_FILE_HEADERS, type PageFolder } from '../../../lib/page-assets.js';
 import type { HubContext } from '../context.js';
 import { repoWebUrl } from '../events.js';
 import { findRepo, REPO_TYPES } from '../repos.js';
@@ -22,15 +24,22 @@ type Params = { owner: string; name: string };
 const PREFIX: Record<RepoType, string> = { model: '', dataset: '/datasets', space: '/spaces' };
 const COMMITS_SHOWN = 10;
 
+/** The folder of the pages' browser files (their stylesheet), served under `/-/`. */
+export const hubPagesRoot: string = packagePath('runtime', 'hub', 'pages');
+
+/** The page folders this server maps URLs to (test/house/dependencies.test.ts checks every page server's). */
+export function hubPageFolders(root: string = hubPagesRoot): PageFolder[] {
+  return [{ prefix: STYLE_PATH.slice(0, STYLE_PATH.lastIndexOf('/') + 1), root }];
+}
+
 let css: string | null = null;
 function stylesheet(): string {
-  css ??= readFileSync(packagePath('runtime', 'hub', 'pages', 'hub.css'), 'utf8');
+  css ??= readFileSync(join(hubPagesRoot, STYLE_PATH.slice(STYLE_PATH.lastIndexOf('/') + 1)), 'utf8');
   return css;
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP)
-    .header('x-content-type-options', 'nosniff').header('cache-control', 'no-cache').send(body);
+  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).headers(PAGE_FILE_HEADERS).send(body);
 }
 
 /** Whether a request is a browser's (its Accept names HTML): the not-found page is HTML for it, JSON for clients. */
@@ -74,7 +83,7 @@ async function repoPageReply(ctx: HubContext, type: RepoType, req: FastifyReques
 }
 
 export function pageRoutes(fastify: FastifyInstance, ctx: HubContext): void {
-  fastify.get(STYLE_PATH, async (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(stylesheet()));
+  fastify.get(STYLE_PATH, async (_req, reply) => reply.type('text/css; charset=utf-8').headers(PAGE_FILE_HEADERS).send(stylesheet()));
 
   fastify.get('/', async (_req, reply) => {
     const repos = ctx.store.data.repos.filter((r) => visibleTo(ctx, r, null)).map((r) => ({
