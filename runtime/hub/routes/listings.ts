@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepoType } from '../../../lib/wire/hub.js';
 import { optionalUser, requireUser, type HubContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import { canWrite, isReady, readableRepo, REPO_TYPES } from '../repos.js';
+import { canRead, canWrite, isReady, REPO_TYPES } from '../repos.js';
 import { namespaceOf } from '../repo-events.js';
 import { repoInfoView } from '../repo-info.js';
-import type { HubUser, StoredRepo } from '../types.js';
+import type { StoredRepo } from '../types.js';
 
 // Listings as huggingface_hub asks for them: list_models / list_datasets /
 // list_spaces (GET /api/{models,datasets,spaces}?author&search&filter&sort&
@@ -39,16 +39,7 @@ const many = (v: string | string[] | undefined): string[] => (v === undefined ? 
 const one = (q: Query, key: string): string | undefined => many(q[key])[0];
 const truthy = (v: string | undefined): boolean => v === 'true' || v === 'True' || v === '1';
 
-/** Whether `user` (null: anonymous) may see the repo: the same rule as every read (repos.ts). */
-export function visibleTo(ctx: HubContext, repo: StoredRepo, user: HubUser | null): boolean {
-  if (!isReady(repo)) return false;
-  try {
-    readableRepo(ctx, repo.type, repo.repoId, user);
-    return true;
-  } catch {
-    return false;
-  }
-}
+
 
 function positiveInt(q: Query, key: string, max: number): number | null {
   const v = one(q, key);
@@ -107,7 +98,7 @@ async function listRepos(ctx: HubContext, type: RepoType, req: ListReq, reply: F
   const pipelineTag = one(q, 'pipeline_tag');
 
   const repos = ctx.store.data.repos.filter((r) => r.type === type && (!author || namespaceOf(r.repoId).toLowerCase() === author.toLowerCase())
-    && searches.every((s) => r.repoId.toLowerCase().includes(s)) && visibleTo(ctx, r, user));
+    && searches.every((s) => r.repoId.toLowerCase().includes(s)) && canRead(user, r));
   const views: Record<string, unknown>[] = [];
   for (const repo of repos) {
     const sha = await ctx.git.resolve(repo.type, repo.repoId, 'main');

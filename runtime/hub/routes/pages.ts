@@ -6,9 +6,8 @@ import { packagePath } from '../../../lib/paths.js';
 import { PAGE_FILE_HEADERS, type PageFolder } from '../../../lib/page-assets.js';
 import type { HubContext } from '../context.js';
 import { repoWebUrl } from '../events.js';
-import { findRepo, REPO_TYPES } from '../repos.js';
+import { canRead, findRepo, REPO_TYPES } from '../repos.js';
 import { cardData, repoTags } from '../repo-info.js';
-import { visibleTo } from './listings.js';
 import { escapeHtml, layout, PAGE_CSP, STYLE_PATH } from '../pages/html.js';
 import { homePage } from '../pages/home-page.js';
 import { repoPage } from '../pages/repo-page.js';
@@ -59,7 +58,7 @@ async function repoPageReply(ctx: HubContext, type: RepoType, req: FastifyReques
   const repoId = `${req.params.owner}/${req.params.name}`;
   const repo = findRepo(ctx, type, repoId);
   // No login on pages: only what anyone may read.
-  if (!repo || !visibleTo(ctx, repo, null)) {
+  if (!repo || !canRead(null, repo)) {
     // A client's request (or an /api/… address no route takes) gets the JSON 404 every other address gives.
     if (!wantsHtml(req) || req.params.owner === 'api') {
       reply.callNotFound();
@@ -86,7 +85,7 @@ export function pageRoutes(fastify: FastifyInstance, ctx: HubContext): void {
   fastify.get(STYLE_PATH, async (_req, reply) => reply.type('text/css; charset=utf-8').headers(PAGE_FILE_HEADERS).send(stylesheet()));
 
   fastify.get('/', async (_req, reply) => {
-    const repos = ctx.store.data.repos.filter((r) => visibleTo(ctx, r, null)).map((r) => ({
+    const repos = ctx.store.data.repos.filter((r) => canRead(null, r)).map((r) => ({
       type: r.type, repoId: r.repoId, webPath: `${PREFIX[r.type]}/${r.repoId}`, lastModified: r.lastModified, sdk: r.sdk,
     }));
     return html(reply, 200, homePage({ users: ctx.users.map((u) => ({ name: u.name, fullname: u.fullname ?? u.name })), repos }));
