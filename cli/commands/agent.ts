@@ -18,8 +18,9 @@ import { resolveToken } from '../../drivers/hub/token.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../session/stop-signals.js';
 import { withConfigEnv } from '../session/config-env.js';
+import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
-interface Options extends SessionFlags { interval: string; mode: string; receiverPort?: string }
+interface Options extends SessionFlags, AllowedHostFlags { interval: string; mode: string; receiverPort?: string }
 
 const HELP_AFTER = `
 On start it applies robot.yaml (heal) or only reports the difference (warn). Then:
@@ -36,7 +37,7 @@ Ctrl-C finishes the action in flight, releases the state lock and exits 0.
 `;
 
 export async function run(args: string[], outer: Io): Promise<number> {
-  const cmd = withSessionOptions(newCommand('agent', outer))
+  const cmd = withAllowedHostOption(withSessionOptions(newCommand('agent', outer)))
     .description('Watch robot.yaml, heal drift, and redeploy apps on hub deliveries')
     .option('--interval <duration>', 'drift check interval (e.g. 30s, 5m)', '60s')
     .option('--mode <mode>', 'heal: correct drift; warn: only report it', 'heal')
@@ -51,7 +52,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint, config.stateBlock);
   const out = (line: string): void => io.out(`${line}\n`);
   const stop = waitForStop();
-  const agent = await launchAgent(io, config, { ...settings, file: o.file, store, token, log: out }).catch(async (err: unknown) => {
+  const agent = await launchAgent(io, config, { ...settings, file: o.file, store, token, log: out, allowedHosts: o.allowedHost }).catch(async (err: unknown) => {
     stop.cancel();
     await store.close();
     throw err;
@@ -86,6 +87,8 @@ export interface LaunchOptions {
   intervalMs: number;
   mode: 'heal' | 'warn';
   receiverPort: number | null;
+  /** `--allowed-host`: names the status API and fleet page answer under besides this machine's. */
+  allowedHosts?: string[];
   log: (line: string) => void;
 }
 
@@ -101,7 +104,7 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
   try {
     agent = await startAgent(config, {
       file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, store,
-      drivers: pool.forConfig, receiverPort: o.receiverPort, log: o.log, pages: mountFleetPage,
+      drivers: pool.forConfig, receiverPort: o.receiverPort, allowedHosts: o.allowedHosts ?? [], log: o.log, pages: mountFleetPage,
     });
   } catch (err) {
     await pool.close();

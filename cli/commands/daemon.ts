@@ -6,6 +6,7 @@ import { newCommand, parse } from '../command.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { EXIT } from '../exit-codes.js';
 import { releaseFlags, type ReleaseFlags } from './daemon/release-flags.js';
+import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
 // `robotctl daemon --sim`: the bundled robot daemon (runtime/daemon) in the
 // foreground until SIGINT/SIGTERM. Apps live in --apps-dir, by default
@@ -18,7 +19,7 @@ import { releaseFlags, type ReleaseFlags } from './daemon/release-flags.js';
 // not), with a hardware id of its own, and simulates the daemon's updates
 // (--daemon-version, --releases, --crashloop-releases: daemon/release-flags.ts).
 
-interface Flags {
+interface Flags extends AllowedHostFlags {
   sim?: boolean;
   host: string;
   port: string;
@@ -111,7 +112,7 @@ function reportRequestsOnSignal(io: Io, running: RunningRobot[]): void {
 
 export async function run(args: string[], io: Io): Promise<number> {
   let flags: Flags | null = null;
-  const cmd = newCommand('daemon', io)
+  const cmd = withAllowedHostOption(newCommand('daemon', io))
     .description('Run a Reachy Mini daemon (REST + WebSocket API of the real one) with a simulated robot')
     .option('--sim', 'simulated robot (the only backend robotctl has)')
     .option('--host <host>', 'address to bind', '127.0.0.1')
@@ -160,6 +161,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     mdns: f.mdns,
     release: release.release,
     ...(release.hardwareId !== undefined ? { hardwareId: release.hardwareId } : {}),
+    allowedHosts: f.allowedHost,
   };
   const startOne = (i: number): Promise<RunningRobot> => {
     const one = robots === 1;

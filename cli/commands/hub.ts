@@ -5,11 +5,12 @@ import { readTokenFile, TOKEN_WARNING } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
 import { waitForStop } from '../session/stop-signals.js';
 import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
+import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
 // `robotctl hub`: the embedded hub on its own. The first line printed is
 // `listening on http://HOST:PORT` so scripts can read the port.
 
-interface HubCliOpts { host: string; port: string; data?: string; user: string[]; fullName: string[]; org: string[]; orgFullName: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
+interface HubCliOpts extends AllowedHostFlags { host: string; port: string; data?: string; user: string[]; fullName: string[]; org: string[]; orgFullName: string[]; token: string[]; tokenFile: string[]; jobCommand?: string; quietDeliveries?: boolean }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
@@ -37,7 +38,7 @@ function orgs(o: HubCliOpts): { name: string; fullname?: string; members: string
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('hub', io)
+  const cmd = withAllowedHostOption(newCommand('hub', io))
     .description('Run the embedded hub: webhook API, repos, discussions, real deliveries.')
     .option('--host <host>', 'Interface to listen on', '127.0.0.1')
     .option('--port <port>', 'Port (0 = any free port)', '0')
@@ -57,7 +58,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const list = users(io, o);
     const orgList = orgs(o);
     const hub = await startHub({
-      host: o.host, port, dataDir: o.data ?? null, users: list, orgs: orgList, jobCommand: o.jobCommand ?? null,
+      host: o.host, port, dataDir: o.data ?? null, users: list, orgs: orgList, jobCommand: o.jobCommand ?? null, allowedHosts: o.allowedHost,
       log: o.quietDeliveries ? () => {} : (line) => io.err(`${line}\n`),
     }).catch((err: unknown) => {
       throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}`);

@@ -9,8 +9,9 @@ import { addActionEndpoints, logAction, type ReceiverActions } from '../../recon
 import { formatDeliveryLine } from '../../runtime/receiver/index.js';
 import { EXIT } from '../exit-codes.js';
 import { waitForStop } from '../session/stop-signals.js';
+import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
-interface Options {
+interface Options extends AllowedHostFlags {
   file?: string;
   port?: string;
   host: string;
@@ -36,7 +37,7 @@ The first line printed is \`listening on http://HOST:PORT\`. Ctrl-C stops it.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('receiver', io)
+  const cmd = withAllowedHostOption(newCommand('receiver', io))
     .description('Serve the webhook receiver endpoints of robot.yaml (or one log endpoint)')
     .option('-f, --file <file>', 'robot.yaml whose receiver section to serve')
     .option('--port <port>', `port to listen on (default: the file's, else ${DEFAULT_RECEIVER_PORT}; 0 = any free port)`)
@@ -45,7 +46,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const plan = await planReceiver(cmd.opts<Options>(), io);
-  return serve(plan, cmd.opts<Options>().host, io);
+  return serve(plan, cmd.opts<Options>(), io);
 }
 
 function parsePort(text: string): number {
@@ -87,7 +88,7 @@ function cliActions(plan: Plan, log: (line: string) => void): ReceiverActions {
   };
 }
 
-async function serve(plan: Plan, host: string, io: Io): Promise<number> {
+async function serve(plan: Plan, opts: Options, io: Io): Promise<number> {
   // The receiver prints its start messages while starting; hold them so that
   // `listening on …` is the first line, as scripts expect.
   let held: string[] | null = [];
@@ -95,7 +96,7 @@ async function serve(plan: Plan, host: string, io: Io): Promise<number> {
     if (held) held.push(line);
     else io.out(`${line}\n`);
   };
-  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host, log });
+  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host: opts.host, allowedHosts: opts.allowedHost, log });
   addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log));
   const stopped = waitForStop();
   try {

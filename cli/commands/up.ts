@@ -23,8 +23,9 @@ import { checkPython } from '../up/preflight.js';
 import { pythonCommand } from '../app/process.js';
 import { sessionToken } from '../up/token.js';
 import { EXIT } from '../exit-codes.js';
+import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
-interface Options { file?: string; data?: string; interval: string; hubPort: string }
+interface Options extends AllowedHostFlags { file?: string; data?: string; interval: string; hubPort: string }
 
 /** The hub's fixed port, so HF_ENDPOINT and git remotes stay valid across restarts. */
 export const UP_HUB_PORT = 7870;
@@ -53,7 +54,7 @@ Ctrl-C stops everything and leaves no process behind.
 `;
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('up', io)
+  const cmd = withAllowedHostOption(newCommand('up', io))
     .description('Run the whole loop on this machine: embedded hub, simulated robots, agent')
     .option('-f, --file <file>', 'the robot.yaml (default: examples/fleet.yaml)')
     .option('--data <dir>', 'where the hub, the robots and the state keep their data (default: .robotctl/up/ beside the file)')
@@ -100,6 +101,8 @@ interface Prepared {
   secret: string;
   intervalMs: number;
   hubPort: number;
+  /** `--allowed-host`: for the hub, the robots and the agent's pages. */
+  allowedHosts: string[];
   /** Releases the data folder's lock. */
   unlock: () => void;
 }
@@ -123,7 +126,7 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
     unlock();
     throw err;
   }
-  return { file, config, data, secret, intervalMs, hubPort, unlock };
+  return { file, config, data, secret, intervalMs, hubPort, allowedHosts: o.allowedHost, unlock };
 }
 
 interface Up {
@@ -135,7 +138,7 @@ interface Up {
 async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: string) => void, stopped: () => boolean): Promise<Up | null> {
   const tokenFile = join(p.data, 'hub-token');
   const token = sessionToken(tokenFile);
-  const hub = await startEmbeddedHub(p.data, token, p.hubPort);
+  const hub = await startEmbeddedHub(p.data, token, p.hubPort, p.allowedHosts);
   teardown.add(() => hub.close());
   const envFile = configEnvPath(p.config.file);
   await updateConfigEnv(envFile, { HF_ENDPOINT: hub.url, HF_TOKEN: token });
@@ -143,7 +146,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
   const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
 
-  const robots = await startRobots(p.config, { url: hub.url, token }, p.data, pythonCommand(io.env));
+  const robots = await startRobots(p.config, { url: hub.url, token }, p.data, pythonCommand(io.env), p.allowedHosts);
   teardown.add(() => stopRobots(robots));
   for (const r of robots) out(`robot ${r.spec.name}: simulated daemon on ${r.daemon.url}`);
   if (stopped()) return null;
@@ -161,7 +164,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   out(`state: ${store.where}`);
   out('agent: installing the apps and starting the active ones (the first up takes a while)...');
   const agent = await launchAgent(upIo, p.config, {
-    file: p.file, store, token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, log: out,
+    file: p.file, store, token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, allowedHosts: p.allowedHosts, log: out,
   });
   teardown.add(() => agent.stop());
   const clone = join(p.data, 'clones', published[0]?.app ?? 'app');
@@ -188,10 +191,10 @@ function defaultFile(cwd: string): string {
   return existsSync(local) ? local : packagePath('examples', 'fleet.yaml');
 }
 
-async function startEmbeddedHub(data: string, token: string, port: number): Promise<RunningHub> {
+async function startEmbeddedHub(data: string, token: string, port: number, allowedHosts: string[]): Promise<RunningHub> {
   const log = createWriteStream(join(data, 'hub.log'), { flags: 'a', mode: 0o600 });
   try {
-    const hub = await startHub({ port, dataDir: join(data, 'hub'), users: [{ name: USER, token }], log: (line) => { log.write(`${line}\n`); } });
+    const hub = await startHub({ port, dataDir: join(data, 'hub'), users: [{ name: USER, token }], allowedHosts, log: (line) => { log.write(`${line}\n`); } });
     const close = hub.close;
     return { ...hub, close: async () => { await close(); log.end(); } };
   } catch (err) {

@@ -31,12 +31,12 @@ export function portOf(url: string): number {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 }
 
-export async function startRobots(config: Config, hub: { url: string; token: string }, dataDir: string, python: string): Promise<LocalRobot[]> {
+export async function startRobots(config: Config, hub: { url: string; token: string }, dataDir: string, python: string, allowedHosts: string[] = []): Promise<LocalRobot[]> {
   const started: LocalRobot[] = [];
   try {
     for (const spec of Object.values(config.robots)) {
       if (!isLoopback(spec.url)) continue;
-      started.push(await startOne(spec, hub, dataDir, python));
+      started.push(await startOne(spec, hub, dataDir, python, allowedHosts));
     }
   } catch (err) {
     await stopRobots(started);
@@ -45,7 +45,7 @@ export async function startRobots(config: Config, hub: { url: string; token: str
   return started;
 }
 
-async function startOne(spec: RobotSpec, hub: { url: string; token: string }, dataDir: string, python: string): Promise<LocalRobot> {
+async function startOne(spec: RobotSpec, hub: { url: string; token: string }, dataDir: string, python: string, allowedHosts: string[]): Promise<LocalRobot> {
   const appsDir = join(dataDir, 'robots', spec.name);
   mkdirSync(appsDir, { recursive: true });
   const log = createWriteStream(join(appsDir, 'daemon.log'), { flags: 'a', mode: 0o600 });
@@ -53,7 +53,7 @@ async function startOne(spec: RobotSpec, hub: { url: string; token: string }, da
   try {
     const daemon = await startDaemon({
       sim: true, host: '127.0.0.1', port, appsDir, robotName: spec.name, hubEndpoint: hub.url, hubToken: hub.token, python,
-      startupApp: null, mdns: true, log: (line) => { log.write(`${line}\n`); },
+      startupApp: null, mdns: true, allowedHosts, log: (line) => { log.write(`${line}\n`); },
     });
     return { spec, daemon, log };
   } catch (err) {

@@ -44,6 +44,8 @@ export interface AgentOptions {
   /** Overrides the file's receiver port; 0 = a free port. */
   receiverPort?: number | null;
   receiverHost?: string;
+  /** Names besides localhost and this machine's own under which the status API and fleet page answer (`--allowed-host`). */
+  allowedHosts?: string[];
   log: (line: string) => void;
   /** Quiet time before a burst of file changes is acted on (default 300 ms). */
   debounceMs?: number;
@@ -194,6 +196,7 @@ function makeReceiver(opts: AgentOptions, config: Config, sink: Parameters<typeo
     env: opts.env,
     port: opts.receiverPort ?? spec?.port ?? DEFAULT_RECEIVER_PORT,
     host: opts.receiverHost ?? '127.0.0.1',
+    allowedHosts: opts.allowedHosts ?? [],
     landingPage: null,
     log: opts.log,
     // The agent creates the webhooks itself: sending the user to the hub's settings page would mislead.

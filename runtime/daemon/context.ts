@@ -48,6 +48,8 @@ export interface DaemonOptions {
   hardwareId?: string | null;
   /** Restarts the daemon after an update, re-advertises a rename (startDaemon sets it: supervisor.ts). */
   supervisor?: Supervisor;
+  /** Host names besides localhost and this machine's own that requests may name (`--allowed-host`, lib/allowed-host.ts). */
+  allowedHosts?: string[];
 }
 
 export interface DaemonContext {

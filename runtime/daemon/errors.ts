@@ -30,6 +30,7 @@ export const Errors = {
   updateAlreadyInProgress: () => new HttpError(400, DAEMON_MESSAGES.updateAlreadyInProgress),
   noUpdateAvailable: () => new HttpError(400, DAEMON_MESSAGES.noUpdateAvailable),
   emptyRef: () => new HttpError(400, DAEMON_MESSAGES.emptyRef),
+  hostNotAllowed: (message: string) => new HttpError(403, message),
   crossSite: (why: string) => new HttpError(403, `Cross-site request refused (${why}): the daemon only accepts state changes from its own pages and from non-browser clients`),
 } as const;
 

@@ -4,6 +4,7 @@ import websocket from '@fastify/websocket';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { crossSiteReason } from '../../lib/cross-site.js';
+import { hostGuard, type HostGuard } from '../../lib/allowed-host.js';
 import { Errors, installErrorHandlers } from './errors.js';
 import { appsRoutes, startInstall } from './routes/apps.js';
 import { hardwareRoutes } from './routes/hardware.js';
@@ -51,6 +52,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
       },
     },
   });
+  const hosts = hostGuard(opts.allowedHosts);
   app.decorate('daemon', ctx);
   await app.register(websocket);
   installErrorHandlers(app);
@@ -58,7 +60,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   app.addHook('onRequest', (req, _reply, done) => {
     ctx.stats.requests++;
     try {
-      refuseCrossSite(req.method, req.url, req.headers);
+      refuseForeign(hosts, req.method, req.url, req.headers);
     } catch (err) {
       done(err as Error);
       return;
@@ -107,11 +109,14 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
 const READ_ONLY_STREAMS = new Set(['/api/state/ws/full']);
 
 /**
- * A web page the user opens must not drive the robot (issue 12.2). A
- * WebSocket upgrade is a GET but carries commands (set_target, the SDK), so
- * it is judged like a POST.
+ * A web page the user opens must not drive the robot (issue 12.2), nor read
+ * or drive it through a name rebound to this machine (issue 29.3: every route
+ * and WebSocket). A WebSocket upgrade is a GET but carries commands
+ * (set_target, the SDK), so it is judged like a POST.
  */
-function refuseCrossSite(method: string, url: string, headers: IncomingHttpHeaders): void {
+function refuseForeign(hosts: HostGuard, method: string, url: string, headers: IncomingHttpHeaders): void {
+  const foreign = hosts.refusal(headers.host);
+  if (foreign) throw Errors.hostNotAllowed(foreign);
   const upgrade = headers.upgrade?.toLowerCase() === 'websocket' && !READ_ONLY_STREAMS.has(url.split('?', 1)[0] ?? '');
   const why = crossSiteReason(upgrade ? 'POST' : method, headers);
   if (why) throw Errors.crossSite(why);

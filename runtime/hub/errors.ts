@@ -8,6 +8,7 @@
 // HUB_ERR_AUTH_INVALID       401    the token matches no user
 // HUB_ERR_FORBIDDEN          403    the user may not act on this namespace or repo
 // HUB_ERR_CROSS_SITE         403    a state-changing request a browser marks as coming from another site (Origin, Sec-Fetch-Site)
+// HUB_ERR_HOST_NOT_ALLOWED   403    a Host that is not localhost, this machine's, or an --allowed-host (DNS rebinding)
 // HUB_ERR_BAD_REQUEST        400    invalid body or parameter; the message says which
 // HUB_ERR_UNPROCESSABLE      422    a commit whose content the Hub refuses (a path outside the repo)
 // HUB_ERR_WEBHOOK_NOT_FOUND  404    unknown webhook id (or another user's)
@@ -29,6 +30,7 @@ export type HubErrorCode =
   | 'HUB_ERR_AUTH_INVALID'
   | 'HUB_ERR_FORBIDDEN'
   | 'HUB_ERR_CROSS_SITE'
+  | 'HUB_ERR_HOST_NOT_ALLOWED'
   | 'HUB_ERR_BAD_REQUEST'
   | 'HUB_ERR_UNPROCESSABLE'
   | 'HUB_ERR_WEBHOOK_NOT_FOUND'
@@ -49,6 +51,7 @@ const STATUS: Record<HubErrorCode, number> = {
   HUB_ERR_AUTH_INVALID: 401,
   HUB_ERR_FORBIDDEN: 403,
   HUB_ERR_CROSS_SITE: 403,
+  HUB_ERR_HOST_NOT_ALLOWED: 403,
   HUB_ERR_BAD_REQUEST: 400,
   HUB_ERR_UNPROCESSABLE: 422,
   HUB_ERR_WEBHOOK_NOT_FOUND: 404,

@@ -14,6 +14,7 @@ import { listingRoutes } from './routes/listings.js';
 import { notFoundPage, pageRoutes, wantsHtml } from './routes/pages.js';
 import { gitBodyParsers, gitRoutes } from './routes/git.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
+import { hostGuard } from '../../lib/allowed-host.js';
 
 export interface HubStats {
   requests: number;
@@ -26,10 +27,11 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const REPO_ADDRESS = /^\/api\/(models|datasets|spaces)\/[^/]+|^(\/(datasets|spaces))?\/[^/]+(\/[^/]+)?\/resolve\//;
 
 /** The fastify instance of the embedded hub, built without listening (tests may inject()). */
-export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstance {
+export function createHubServer(ctx: HubContext, stats: HubStats, allowedHosts: readonly string[] = []): FastifyInstance {
   // close() ends every connection: a client's keep-alive socket (or one left half-read by a refused
   // upload) must not hold a stopping hub for the keep-alive time.
   const fastify = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true }, forceCloseConnections: true, genReqId: () => randomUUID() });
+  const hosts = hostGuard(allowedHosts);
   parsers(fastify);
   fastify.addHook('onRequest', async (req, reply) => {
     // The Hub names every answer; huggingface_hub quotes it in its errors ("(Request ID: …)").
@@ -38,6 +40,8 @@ export function createHubServer(ctx: HubContext, stats: HubStats): FastifyInstan
     if (!READ_METHODS.has(req.method)) stats.writes++;
     const key = `${req.method} ${req.routeOptions.url ?? '(no route)'}`;
     stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
+    const foreign = hosts.refusal(req.headers.host);
+    if (foreign) throw new HubApiError('HUB_ERR_HOST_NOT_ALLOWED', foreign);
     const crossSite = crossSiteReason(req.method, req.headers);
     if (crossSite) throw new HubApiError('HUB_ERR_CROSS_SITE', `Cross-site request refused (${crossSite}): the embedded hub accepts changes only from its own pages and non-browser clients`);
   });

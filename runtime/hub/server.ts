@@ -36,6 +36,8 @@ export interface HubOptions {
   maxAttempts?: number;
   /** Triggers per webhook per 24 h (default 1,000, the hub's documented limit). */
   triggersPerDay?: number;
+  /** Host names besides localhost and this machine's own that requests may name (`--allowed-host`, lib/allowed-host.ts). */
+  allowedHosts?: string[];
 }
 
 export interface RunningHub {
@@ -91,7 +93,7 @@ async function build(opts: HubOptions): Promise<Built> {
     userAgent: `robotctl-hub/${hubVersion()}`,
   });
   const stats: HubStats = { requests: 0, writes: 0, byRoute: {} };
-  const fastify = createHubServer(ctx, stats);
+  const fastify = createHubServer(ctx, stats, opts.allowedHosts);
   fastify.addHook('onClose', async () => {
     await ctx.deliverer.close();
     await store.save();

@@ -15,6 +15,7 @@ import { readyMessages, secretMessages } from './start-messages.js';
 import { errorMessage } from '../../lib/errors.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
 import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
+import { hostGuard } from '../../lib/allowed-host.js';
 
 const MiB = 1024 * 1024;
 
@@ -38,6 +39,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
       void finished.finally(() => pending.delete(finished));
     },
   };
+  const hosts = hostGuard(opts.allowedHosts);
   let server: Server | null = null;
 
   const dispatch = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
@@ -56,6 +58,15 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // The Hub reaches endpoints under whatever public name fronts this
+    // machine (the secret guards them); pages and routes answer only under
+    // this machine's own names (DNS rebinding, issue 29.3).
+    const foreign = handlers.has(pathOf(req.url)) ? null : hosts.refusal(req.headers.host);
+    if (foreign) {
+      const e = receiverErrors.hostNotAllowed(foreign);
+      log(`refused ${req.method ?? ''} ${pathOf(req.url)}: Host '${(req.headers.host ?? '').slice(0, 100)}' is not allowed`);
+      return sendJson(res, e.status, e.body);
+    }
     // A web page the user opens must not trigger deliveries or routes (issue 12.2).
     const crossSite = crossSiteReason(req.method ?? 'GET', req.headers);
     if (crossSite) {

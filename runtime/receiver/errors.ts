@@ -13,6 +13,7 @@
 // | RCV_ERR_BAD_JSON             | 400    | {"error":"Body is not valid JSON: <why>"}     |
 // | RCV_ERR_INVALID_PAYLOAD      | 400    | {"error":"Invalid payload: <field> ..."}      |
 // | RCV_ERR_CROSS_SITE           | 403    | {"error":"Cross-site request refused (<why>)."} |
+// | RCV_ERR_HOST_NOT_ALLOWED     | 403    | {"error":"Host '<host>' is not allowed: … --allowed-host <name>."} (not on endpoints) |
 // | RCV_ERR_HANDLER_FAILED       | 500    | {"error":"Internal error"}                    |
 //
 // The official receiver answers 422 for an invalid payload; we answer 400 (a
@@ -39,5 +40,6 @@ export const receiverErrors = {
   badJson: (why: string): ReceiverError => entry('RCV_ERR_BAD_JSON', 400, { error: `Body is not valid JSON: ${why}` }),
   invalidPayload: (why: string): ReceiverError => entry('RCV_ERR_INVALID_PAYLOAD', 400, { error: why }),
   crossSite: (why: string): ReceiverError => entry('RCV_ERR_CROSS_SITE', 403, { error: `Cross-site request refused (${why}).` }),
+  hostNotAllowed: (message: string): ReceiverError => entry('RCV_ERR_HOST_NOT_ALLOWED', 403, { error: message }),
   handlerFailed: (): ReceiverError => entry('RCV_ERR_HANDLER_FAILED', 500, { error: 'Internal error' }),
 };

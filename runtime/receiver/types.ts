@@ -23,6 +23,12 @@ export interface ReceiverOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names besides localhost and this machine's own under which the
+   * routes and the landing page answer (lib/allowed-host.ts); endpoints
+   * (`/webhooks/<name>`), which the secret protects, answer under any Host.
+   */
+  allowedHosts?: string[];
   /** HTML of the page at `/`; null = no landing page. */
   landingPage?: ((endpoints: string[]) => string) | null;
   /** Handlers slower than this get a 202 at once and finish in the background. Default 3000. */
