@@ -31,6 +31,9 @@ import { superviseDaemon, type RunningDaemon } from './supervisor.js';
 export type { DaemonOptions } from './context.js';
 export type { RunningDaemon } from './supervisor.js';
 
+/** The largest WebSocket message any client may send (a larger one closes the socket with 1009). */
+export const WS_MAX_PAYLOAD = 1024 * 1024;
+
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 declare module 'fastify' {
@@ -54,7 +57,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   });
   const hosts = hostGuard(opts.allowedHosts);
   app.decorate('daemon', ctx);
-  await app.register(websocket);
+  // Frames of the SDK protocol are a few hundred bytes; ws's default (100 MiB)
+  // let four clients take 700 MB of the daemon (issue 29.7). Larger: close 1009.
+  await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } });
   installErrorHandlers(app);
   // A callback hook, not an async one: no promise per request on a robot's every call.
   app.addHook('onRequest', (req, _reply, done) => {

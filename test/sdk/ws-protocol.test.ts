@@ -154,7 +154,10 @@ t.test('invalid frames are logged and skipped; replies-only commands get nothing
   const rec = await c.next(type('recorded_data'), 2000, 'recorded_data');
   t.same(rec.msg.data, [{ t: 1, head: [1] }]);
   await c.next(type('joint_positions'));
-  t.equal(log.filter((l) => l.startsWith('WS invalid message:')).length, 3, 'three invalid frames logged');
+  // Issue 29.7: at most one line a second per client; the others are counted.
+  const invalid = log.filter((l) => l.startsWith('WS invalid message:'));
+  t.ok(invalid.length >= 1 && invalid.length <= 3, `the first invalid frame is logged: ${invalid.join(' | ')}`);
+  t.match(invalid[0], /^WS invalid message: /);
   t.equal(c.ws.readyState, c.ws.OPEN, 'the connection stays open');
   const types = new Set(c.frames.map((f) => f.msg.type));
   t.same([...types].filter((x) => !['joint_positions', 'head_pose', 'daemon_status', 'recorded_data'].includes(x)), [], 'no reply to get_state');

@@ -5,6 +5,7 @@ import { SdkClient } from './client-queue.js';
 import { applyCommand, type CommandSink } from './commands.js';
 import { parseClientMessage } from './messages.js';
 import { daemonStatusFrame, headPose, jointPositions } from './state-messages.js';
+import { throttledLog, type ThrottledLog } from '../../../lib/throttled-log.js';
 
 // GET /ws/sdk: the Reachy Mini SDK's WebSocket (spec reachy-sdk-ws.md).
 // Nothing is sent on connect; joint_positions + head_pose follow every
@@ -12,6 +13,13 @@ import { daemonStatusFrame, headPose, jointPositions } from './state-messages.js
 // A client that leaves changes nothing: targets hold, a goto runs on.
 
 export const STATUS_PERIOD_MS = 1000;
+/** Invalid frames are logged at most once per this period per connection, with a count of the others. */
+export const INVALID_LOG_PERIOD_MS = 1000;
+
+const INVALID_WORDING = {
+  withCount: (line: string, n: number) => `${line} (${n} more invalid message${n === 1 ? '' : 's'} since the last one logged)`,
+  summary: (n: number) => `WS client closed: ${n} more invalid message${n === 1 ? '' : 's'} not logged (at most one line a second per client)`,
+};
 
 export interface SdkWsStats {
   clients: number;
@@ -65,12 +73,12 @@ export class SdkHub implements CommandSink {
     this.statusTimer = null;
   }
 
-  onFrame(data: RawData): void {
+  onFrame(data: RawData, logInvalid: (line: string) => void): void {
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     const parsed = parseClientMessage(text);
     if (!parsed.ok) {
       this.stats.invalid++;
-      this.ctx.log(`WS invalid message: ${parsed.error}`);
+      logInvalid(`WS invalid message: ${parsed.error}`);
       return;
     }
     this.stats.commands++;
@@ -82,8 +90,10 @@ export class SdkHub implements CommandSink {
     this.clients.add(client);
     this.stats.clients = this.clients.size;
     if (this.started) this.listen();
-    socket.on('message', (data) => this.onFrame(data));
+    const logInvalid: ThrottledLog = throttledLog(this.ctx.log, INVALID_LOG_PERIOD_MS, INVALID_WORDING);
+    socket.on('message', (data) => this.onFrame(data, logInvalid));
     socket.on('close', () => {
+      logInvalid.flush();
       this.clients.delete(client);
       this.stats.clients = this.clients.size;
       if (this.clients.size === 0) this.unlisten();
