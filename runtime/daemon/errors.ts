@@ -70,7 +70,8 @@ function describe(e: AjvLikeError): { type: string; msg: string } {
 export function validationDetail(req: FastifyRequest, err: FastifyError): unknown[] {
   const context = err.validationContext ?? 'body';
   const source: unknown = context === 'params' ? req.params : context === 'querystring' ? req.query : context === 'headers' ? req.headers : req.body;
-  return (err.validation ?? []).map((v) => {
+  // An `if` error only says which branch failed; the branch's own errors name the field.
+  return (err.validation ?? []).filter((v) => v.keyword !== 'if').map((v) => {
     const e = v as unknown as AjvLikeError;
     const loc = locOf(context, e);
     return { ...describe(e), loc, input: pick(source, loc.slice(1)) ?? null };

@@ -1,5 +1,5 @@
 import { behaveLikeRealDaemon } from './like-real.js';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -42,6 +42,21 @@ declare module 'fastify' {
   }
 }
 
+/** One route as fastify registered it. */
+export interface DaemonRoute {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
+  websocket: boolean;
+}
+
+const ROUTE_TABLES = new WeakMap<FastifyInstance, DaemonRoute[]>();
+
+/** Every route of a daemon built by buildDaemon (the fuzz test covers each, so a new route is covered too). */
+export function routeTable(app: FastifyInstance): readonly DaemonRoute[] {
+  return ROUTE_TABLES.get(app) ?? [];
+}
+
 /** The fastify app, not listening. The robot loop runs from ready to close. */
 export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance> {
   const ctx = createContext(opts);
@@ -56,6 +71,11 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     },
   });
   const hosts = hostGuard(opts.allowedHosts);
+  const routes: DaemonRoute[] = [];
+  ROUTE_TABLES.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url, schema: r.schema, websocket: r.websocket === true });
+  });
   app.decorate('daemon', ctx);
   // Frames of the SDK protocol are a few hundred bytes; ws's default (100 MiB)
   // let four clients take 700 MB of the daemon (issue 29.7). Larger: close 1009.

@@ -17,6 +17,17 @@ const logsQuery = {
   properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 }, since: { type: 'integer', minimum: 0 } },
 } as const;
 
+/**
+ * `{"url": …}` alone is the seed's install body; any other body is the real
+ * daemon's AppInfo, refused with FastAPI's 422 when it is not one (issue 29.8:
+ * an AppInfo without its name passed as a seed body and crashed the handler).
+ */
+const installBody = {
+  if: { type: 'object', required: ['url'], not: { anyOf: [{ required: ['name'] }, { required: ['source_kind'] }] } },
+  then: seedInstallSchema,
+  else: appInfoSchema,
+} as const;
+
 const nameParam = { type: 'object', properties: { app_name: { type: 'string' } }, required: ['app_name'] } as const;
 
 function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => void) => Promise<void>): { job_id: string } {
@@ -46,7 +57,7 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   });
 
   app.post<{ Body: AppInfo | { url: string } }>('/api/apps/install', {
-    schema: { body: { anyOf: [appInfoSchema, seedInstallSchema] } },
+    schema: { body: installBody },
   }, async (req) => {
     const body = req.body;
     if ('source_kind' in body) return startInstall(ctx, body);
