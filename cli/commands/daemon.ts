@@ -32,6 +32,7 @@ interface Flags extends AllowedHostFlags {
   offline?: boolean;
   robots: string;
   mdns: boolean;
+  appEnv: string[];
 }
 
 function number(value: string, flag: string, min: number): number {
@@ -124,6 +125,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
     .option('--offline', 'install apps without a package index (also automatic when PIP_NO_INDEX is set or the index does not answer within 3 s)')
+    .option('--app-env <name>', 'give apps this variable of the daemon\'s environment too (repeatable); apps otherwise get only PATH, HOME, locale, HF_ENDPOINT and the SDK\'s own, never a token or password', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--robots <n>', 'simulate N robots in this process, on ports --port, --port + 1, … (all free ports with --port 0)', '1')
     .option('--no-mdns', 'do not advertise the robots over mDNS (_reachy-mini._tcp)')
     .option('--daemon-version <version>', 'the daemon version the robots start with (default: the one they were last updated to, else 1.10.0)')
@@ -162,6 +164,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     release: release.release,
     ...(release.hardwareId !== undefined ? { hardwareId: release.hardwareId } : {}),
     allowedHosts: f.allowedHost,
+    appEnv: f.appEnv,
   };
   const startOne = (i: number): Promise<RunningRobot> => {
     const one = robots === 1;

@@ -17,6 +17,7 @@ import type { Supervisor } from './supervisor.js';
 import { simHardwareId } from './identity.js';
 import { simRelease, type ReleaseOptions, type SimRelease } from './update/releases.js';
 import type { InstallSource } from '../../lib/wire/daemon-update.js';
+import { appEnvironment } from '../../lib/app-env.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -32,7 +33,7 @@ export interface DaemonOptions {
   startupApp?: string | null;
   python?: string;
   log?: (line: string) => void;
-  /** The environment apps and pip inherit (default: this process's). */
+  /** The environment apps and pip take theirs from, without its secrets (lib/app-env.ts; default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** Answer like the real Reachy Mini daemon where it differs (tests of robotctl against a real robot; like-real.ts). */
   likeRealDaemon?: boolean;
@@ -48,6 +49,8 @@ export interface DaemonOptions {
   hardwareId?: string | null;
   /** Restarts the daemon after an update, re-advertises a rename (startDaemon sets it: supervisor.ts). */
   supervisor?: Supervisor;
+  /** Variables of `env` given to apps besides the clean set of lib/app-env.ts (`--app-env NAME`). */
+  appEnv?: string[];
   /** Host names besides localhost and this machine's own that requests may name (`--allowed-host`, lib/allowed-host.ts). */
   allowedHosts?: string[];
 }
@@ -131,7 +134,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       stopTimeoutMs: opts.stopTimeoutMs ?? 20_000,
       marker: `${marker}/app`,
       onRunning: (app) => { void noteRunning(app); },
-      env: () => ({ ...(opts.env ?? process.env), ROBOT_DAEMON_URL: ctx.url }),
+      env: () => ({ ...appEnvironment(opts.env ?? process.env, opts.appEnv), ROBOT_DAEMON_URL: ctx.url }),
       resolve: async (name) => {
         const site = await sitePackages();
         const app = await store.find(site, name);

@@ -71,7 +71,7 @@ export async function startLoop(opts: { robots: string[]; apps: string[] }): Pro
   for (const name of opts.robots) {
     const daemon = await startDaemon({
       appsDir: join(dir, 'robots', name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: USER.token,
-      startupApp: null, stopTimeoutMs: 5000, env: { ...process.env, AGENT_TEST_PIDS: pids },
+      startupApp: null, stopTimeoutMs: 5000, env: { ...process.env, AGENT_TEST_PIDS: pids }, appEnv: ['AGENT_TEST_PIDS'],
     });
     const port = Number(new URL(daemon.url).port);
     robots.push({ name, daemon, port, client: createDaemonClient({ baseUrl: daemon.url, jobTimeoutMs: 120_000 }) });

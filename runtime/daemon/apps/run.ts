@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { markerEnv } from './proc.js';
 import { splitLines } from './line-splitter.js';
+import { installEnvironment } from '../../../lib/app-env.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
@@ -31,9 +32,9 @@ export class CommandError extends Error {
   }
 }
 
-/** The environment pip runs in: the daemon's (pip reads its own PIP_* settings there), quiet and non-interactive. */
+/** The environment pip runs in: the daemon's without its secrets (lib/app-env.ts; pip reads its own PIP_* there), quiet and non-interactive. */
 export function pipEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...base, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  return { ...installEnvironment(base), PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
 }
 
 function killGroup(pid: number | undefined): void {
