@@ -76,6 +76,11 @@ export interface DaemonContext {
   marker: string;
   /** Write the durable note of the running app (apps/running-record.ts); resolves when written. */
   noteRunning(app: RunningApp | null): Promise<void>;
+  /**
+   * Shutdown begins: the note stays as it is (a kill meanwhile still finds the
+   * app) and nothing writes it again, so a removed --apps-dir stays removed.
+   */
+  holdRunningNote(): void;
   /** Clean exit: nothing runs any more, so the note goes and no later write recreates it. */
   dropRunningNote(): Promise<void>;
   /** Install/remove/update jobs run one after the other. */
@@ -94,14 +99,15 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const abort = new AbortController();
   const marker = randomUUID();
   let noted: Promise<void> = Promise.resolve();
-  let dropped = false;
+  let closing = false;
   const dropRunningNote = (): Promise<void> => {
-    dropped = true;
+    closing = true;
     noted = noted.then(() => clearRunning(opts.appsDir)).catch(() => {});
     return noted;
   };
+  const holdRunningNote = (): void => { closing = true; };
   const noteRunning = (app: RunningApp | null): Promise<void> => {
-    if (dropped) return noted;
+    if (closing) return noted;
     noted = noted.then(() => writeRunning(opts.appsDir, { daemon: selfIdentity(), marker, app }))
       .catch((err: unknown) => log(`Could not record the running app in ${opts.appsDir}: ${String(err)}`));
     return noted;
@@ -123,7 +129,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const hubClient = (): Promise<HubClient> => (hub ??= import('../../drivers/hub/client.js').then(({ createHubClient }) =>
     createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' })));
   const ctx: DaemonContext = {
-    opts, robot, store, abort, log, marker, noteRunning, dropRunningNote,
+    opts, robot, store, abort, log, marker, noteRunning, holdRunningNote, dropRunningNote,
     jobs: new JobRegistry(),
     state: 'running',
     robotName: opts.robotName ?? 'reachy_mini',

@@ -104,6 +104,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   });
   app.addHook('preClose', async () => {
     ctx.abort.abort();
+    ctx.holdRunningNote();
     await ctx.apps.shutdown();
     // Whatever this daemon spawned and is still there (pip, a stray child) goes with it.
     if (spawnedAny(ctx.marker)) killAll({ marker: ctx.marker });
