@@ -18,6 +18,7 @@ import { resolveToken } from '../../drivers/hub/token.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import { waitForStop } from '../session/stop-signals.js';
 import { withConfigEnv } from '../session/config-env.js';
+import { stampLines } from '../../lib/log-stamp.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
 interface Options extends SessionFlags, AllowedHostFlags { interval: string; mode: string; receiverPort?: string }
@@ -50,7 +51,8 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const config = loadOrExit(o.file, io, 'agent');
   const token = tokenFromFlags(io, o);
   const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint, config.stateBlock);
-  const out = (line: string): void => io.out(`${line}\n`);
+  // Timestamped: an agent runs for days, and its lines are read beside the hub's and the robots' logs.
+  const out = (line: string): void => io.out(`${stampLines(line)}\n`);
   const stop = waitForStop();
   const agent = await launchAgent(io, config, { ...settings, file: o.file, store, token, log: out, allowedHosts: o.allowedHost }).catch(async (err: unknown) => {
     stop.cancel();

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
+import { bin, repoRoot, runInProcess, unstamped } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
@@ -36,13 +36,17 @@ receiver:
     log: { action: log }
 `);
   const env = { ...process.env, NO_COLOR: '1', HF_ENDPOINT: hub.url, HF_TOKEN: USER.token };
+  const started = Date.now();
   const child = spawn(process.execPath, [bin, 'agent', '-f', file, '--interval', '30s'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stamped = '';
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => { stamped += d.toString(); stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { stamped += d.toString(); });
+  // Lines are matched after their time stamps (checked below).
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  await until(() => /^converged$/m.test(out) || child.exitCode !== null, 30_000, 'converged');
+  await until(() => { out = unstamped(stamped); return /^converged$/m.test(out) || child.exitCode !== null; }, 30_000, 'converged');
   t.match(out, /done +create webhooks\.notify/, out);
   const st = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as AgentStatus;
   t.equal(st.drift, false);
@@ -50,8 +54,16 @@ receiver:
   t.equal(st.hub?.webhooks[0]?.state, 'converged');
   t.notOk(out.includes(USER.token), 'the token is never printed');
   child.kill('SIGTERM');
-  t.equal(await exited, 0, out);
+  t.equal(await exited, 0, stamped);
+  out = unstamped(stamped);
   t.match(out, /agent stopped\n$/);
+  // Issue 29.10: every line the agent prints starts with an ISO 8601 UTC time, in order, of this run.
+  const lines = stdout.split('\n').filter((l) => l !== '');
+  t.ok(lines.length > 5);
+  const times = lines.map((l) => /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) /.exec(l)?.[1] ?? `no stamp: ${l}`);
+  t.same(times.filter((x) => x.startsWith('no stamp')), [], 'each line is stamped');
+  t.same([...times].sort(), times, 'in order');
+  t.ok(Date.parse(times[0] ?? '') >= started - 1000 && Date.parse(times.at(-1) ?? '') <= Date.now() + 1000, 'with the time it was written');
   t.notOk(existsSync(join(dir, '.robotctl', 'state.json.lock')), 'lock released');
   t.ok(existsSync(join(dir, '.robotctl', 'state.json')), 'state written');
 });

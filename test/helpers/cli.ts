@@ -4,9 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { Io } from '../../lib/io.js';
 import { main } from '../../cli/main.js';
 import { until } from './wait.js';
+import { LOG_STAMP } from '../../lib/log-stamp.js';
 
 export const repoRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 export const bin = join(repoRoot, 'bin', 'robotctl.js');
+
+/** The text without the time stamps `robotctl agent` puts at the start of its lines (lib/log-stamp.ts). */
+export function unstamped(text: string): string {
+  return text.split('\n').map((line) => line.replace(LOG_STAMP, '')).join('\n');
+}
 
 export interface CliResult {
   code: number;

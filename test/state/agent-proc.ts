@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { bin, repoRoot } from '../helpers/cli.js';
+import { bin, repoRoot, unstamped } from '../helpers/cli.js';
 import { until } from '../agent/fixture.js';
 
 // A `robotctl agent` child for the failover tests (not a test itself): its
@@ -17,7 +17,8 @@ export function startAgentProc(file: string, env: NodeJS.ProcessEnv): AgentProc 
     return /fleet page: (\S+)\//.exec(out)?.[1] ?? '';
   }, 60_000, 'the fleet page');
   url.catch(() => {}); // awaited by the tests that need it
-  return { child, out: () => out, url };
+  // Lines are matched after their time stamps.
+  return { child, out: () => unstamped(out), url };
 }
 
 /** The `done` lines of an agent's output (one per action it did). */
