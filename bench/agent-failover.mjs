@@ -39,7 +39,8 @@ function startAgent(file, env, children) {
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { out += d; });
-  return { child, out: () => out };
+  // Lines are matched after the time stamp the agent starts each with.
+  return { child, out: () => out.replace(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /gm, '') };
 }
 
 const yaml = (block, tag, hooks) => `version: 1\nstate: ${block}\nwebhooks:\n${hooks.map((h) => `  ${h}: { url: "http://127.0.0.1:9/${tag}/${h}", watched: [user:demo] }`).join('\n')}\n`;
