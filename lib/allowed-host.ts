@@ -1,5 +1,4 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { isIP } from 'node:net';
 
 // DNS rebinding: a web page on evil.example makes its own name resolve to
 // this machine, then talks to our servers as "same origin" (the Origin check
@@ -22,32 +21,30 @@ export interface HostGuard {
   refusal(host: string | undefined): string | null;
 }
 
-/** The host part of a Host header, lowercased, without port, brackets, IPv6 zone or a final dot; null when malformed. */
+/** What a Host header may hold: a name, an IPv4 address or a bracketed IPv6 one, and a port (no zone, userinfo or path). */
+const HOST_CHARS = /^[a-z0-9._~[\]:-]+$/i;
+
+/**
+ * The host part of a Host header as the WHATWG URL parser reads it (what a
+ * browser sent): lowercased, IPv4 in dotted form, IPv6 compressed and without
+ * brackets, no port, no final dot; null when malformed.
+ */
 export function hostName(header: string): string | null {
-  let name: string;
-  let rest: string;
-  if (header.startsWith('[')) {
-    const end = header.indexOf(']');
-    if (end < 0) return null;
-    name = header.slice(1, end);
-    rest = header.slice(end + 1);
-    if (isIP(name.split('%', 1)[0] ?? '') !== 6) return null;
-  } else {
-    const colon = header.indexOf(':');
-    name = colon < 0 ? header : header.slice(0, colon);
-    rest = colon < 0 ? '' : header.slice(colon);
+  if (!HOST_CHARS.test(header)) return null;
+  let host: string;
+  try {
+    host = new URL(`http://${header}`).hostname;
+  } catch {
+    return null;
   }
-  if (rest !== '' && !/^:\d{0,5}$/.test(rest)) return null;
-  name = name.toLowerCase().split('%', 1)[0] ?? '';
-  if (name.endsWith('.')) name = name.slice(0, -1);
-  return name === '' ? null : name;
+  if (host.startsWith('[')) host = host.slice(1, -1);
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  return host === '' ? null : host;
 }
 
-/** 127.0.0.0/8, ::1, their IPv4-mapped forms, localhost and the unspecified addresses. */
+/** 127.0.0.0/8, ::1, their IPv4-mapped forms, localhost and the unspecified addresses (names as hostName gives them). */
 export function isLoopbackName(name: string): boolean {
-  if (LOOPBACK_NAMES.has(name)) return true;
-  const v4 = name.startsWith('::ffff:') ? name.slice(7) : name;
-  return isIP(v4) === 4 && v4.startsWith('127.');
+  return LOOPBACK_NAMES.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(name);
 }
 
 /** This machine's names and addresses now: its host name, `<name>.local` (mDNS), every interface's address. */
@@ -62,7 +59,10 @@ export function ownNames(): Set<string> {
     names.add(`${label.replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '')}.local`);
   }
   for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) names.add(a.address.toLowerCase().split('%', 1)[0] ?? '');
+    for (const a of list ?? []) {
+      const name = hostName(a.address.includes(':') ? `[${a.address.split('%', 1)[0] ?? ''}]` : a.address);
+      if (name !== null) names.add(name);
+    }
   }
   return names;
 }
@@ -77,10 +77,8 @@ const HOST_NAME = new RegExp(`^${LABEL}(\\.${LABEL})*\\.?$`, 'i');
  */
 export function parseAllowedHost(value: string): string {
   const inner = /^\[(.*)\]$/.exec(value)?.[1] ?? value;
-  if (isIP(inner.split('%', 1)[0] ?? '') !== 0 || HOST_NAME.test(value)) {
-    const name = hostName(isIP(inner.split('%', 1)[0] ?? '') === 6 ? `[${inner}]` : value);
-    if (name !== null) return name;
-  }
+  const name = inner.includes(':') ? hostName(`[${inner}]`) : HOST_NAME.test(value) ? hostName(value) : null;
+  if (name !== null) return name;
   throw new Error(`--allowed-host takes a host name or an address, without scheme or port (like robot.example.org or 192.168.1.20), got '${value.slice(0, 100)}'`);
 }
 
