@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { spawnLongRunning } from '../helpers/cli.js';
-import { makeApp } from '../helpers/python-apps.js';
+import { makeApp, QUIET_LOOP } from '../helpers/python-apps.js';
 import { until } from '../helpers/wait.js';
 
 // Issue 29.9: an app's os.environ held HF_TOKEN, PGPASSWORD and
@@ -21,12 +21,7 @@ const SECRETS = {
 const PRINT_ENV = `
 def main():
     print("ENV " + json.dumps(dict(os.environ)), flush=True)
-    try:
-        while True:
-            time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
-`;
+${QUIET_LOOP}`;
 
 t.test('an app started by the daemon has what it needs and none of the daemon\'s secrets; its build has PIP_* too', async (t) => {
   const dir = t.testdir();

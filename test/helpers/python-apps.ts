@@ -15,7 +15,7 @@ def post(path, body):
 `;
 
 /** Runs until SIGINT, then exits 0 like the template (touches nothing, so it never hides a test's own writes). */
-const QUIET_LOOP = `    try:
+export const QUIET_LOOP = `    try:
         while True:
             time.sleep(0.05)
     except KeyboardInterrupt:
