@@ -35,6 +35,8 @@ t.test('an app started by the daemon has what it needs and none of the daemon\'s
     REACHY_ROBOT_NAME: 'desk', PIP_DEFAULT_TIMEOUT: '7', APP_CHOSEN: 'given-on-purpose',
   };
   const run = spawnLongRunning(t, ['daemon', '--sim', '--port', '0', '--apps-dir', join(dir, 'apps'), '--app-env', 'APP_CHOSEN'], env);
+  // Teardowns run last first: a failing test still has the daemon stop its app before the helper's SIGKILL.
+  t.teardown(async () => { if (run.child.exitCode === null) { run.child.kill('SIGTERM'); await run.exited; } });
   await run.waitFor('listening on', 60_000);
   const url = /listening on (http:\S+)/.exec(run.output())?.[1] ?? '';
   const client = createDaemonClient({ baseUrl: url, jobTimeoutMs: 180_000 });
