@@ -1,5 +1,6 @@
 // The official receiver's start-up messages, so users (and their log
-// scrapers) see the same lines. The init example names our API, not Python's.
+// scrapers) see the same lines, with the verb spelt as a verb ("set up", where
+// huggingface_hub writes "setup"). The init example names our API, not Python's.
 
 export function secretMessages(hasSecret: boolean): string[] {
   if (hasSecret) return ['Webhook secret is correctly defined.'];
@@ -10,13 +11,13 @@ export function secretMessages(hasSecret: boolean): string[] {
   ];
 }
 
-export const DEFAULT_SETUP_HINT = 'Go to https://huggingface.co/settings/webhooks to setup your webhooks.';
+export const DEFAULT_SETUP_HINT = 'Go to https://huggingface.co/settings/webhooks to set up your webhooks.';
 
 export function readyMessages(url: string, endpoints: string[], setupHint = DEFAULT_SETUP_HINT): string[] {
   const base = url.replace(/\/+$/, '');
   return [
     '',
-    'Webhooks are correctly setup and ready to use:',
+    'Webhooks are correctly set up and ready to use:',
     ...endpoints.map((e) => `  - POST ${base}${e}`),
     setupHint,
   ];

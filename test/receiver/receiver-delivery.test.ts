@@ -126,14 +126,14 @@ t.test('start messages without and with a secret', async (t) => {
     "To add a secret, set `WEBHOOK_SECRET` as environment variable or pass it at initialization: \n\t`createReceiver({ secret: 'my_secret', ... })`",
     'For more details about webhook secrets, please refer to https://huggingface.co/docs/hub/webhooks#webhook-secret.',
     '',
-    'Webhooks are correctly setup and ready to use:',
+    'Webhooks are correctly set up and ready to use:',
     `  - POST ${open.url}/webhooks/one`,
     `  - POST ${open.url}/webhooks/two`,
-    'Go to https://huggingface.co/settings/webhooks to setup your webhooks.',
+    'Go to https://huggingface.co/settings/webhooks to set up your webhooks.',
   ]);
   const closed = await startReceiver(t, { secret: 'top-secret' }, (r) => r.add(function one() {}));
   t.equal(closed.lines[0], 'Webhook secret is correctly defined.');
-  t.equal(closed.lines[2], 'Webhooks are correctly setup and ready to use:');
+  t.equal(closed.lines[2], 'Webhooks are correctly set up and ready to use:');
   t.notOk(closed.lines.join('\n').includes('top-secret'), 'the secret is never printed');
 });
 
