@@ -83,7 +83,9 @@ function runActions(
 function whyStop(running: string | null, crashed: string | null, active: string | null, touched: Map<string, string>, needStart: boolean): string | null {
   if (running !== null) {
     const change = touched.get(running);
-    if (change) return `${running} runs and is being ${change}`;
+    // Said as what happens to the app, not as a state ("runs and is being updated" read like a live progress note).
+    if (change === 'removed') return `${running} runs: stopped before it is removed`;
+    if (change) return needStart && active === running ? `${running} runs: stopped for its update, then started again` : `${running} runs: stopped for its update`;
     if (running !== active) return active === null ? 'no app should run' : `switching to ${active}`;
     return null;
   }
