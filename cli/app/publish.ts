@@ -52,7 +52,7 @@ export async function publishApp(opts: PublishOptions, io: Io): Promise<string> 
   }
   const token = resolveToken({ flag: opts.token ?? null, env: io.env });
   if (!token) {
-    throw new UserError('You need to be logged in to Hugging Face to publish an app: run `robotctl auth login`, set HF_TOKEN, or pass --token.');
+    throw new UserError('You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `robotctl auth login` (or pass --token-file PATH).');
   }
   const name = await appName(root, opts.check, io);
   const endpoint = resolveEndpoint(io.env);

@@ -98,7 +98,8 @@ t.test('no token, or a wrong one: a clear message, never the token', async (t) =
   await runInProcess(['app', 'create', 'pub_app', dir], { env });
   let r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check'], { env });
   t.equal(r.code, 1);
-  t.match(r.stderr, 'You need to be logged in to Hugging Face to publish an app');
+  t.equal(r.stderr, 'Error: You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `robotctl auth login` (or pass --token-file PATH).\n',
+    'it names the variable and the login, never --token (visible in ps)');
   r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check', '--token', 'hf_wrong_secret_value'], { env });
   t.equal(r.code, 1);
   t.match(r.stderr, /^Warning: --token is visible to other users in the process list \(ps\); use --token-file PATH or HF_TOKEN instead\.\nError: Publishing failed: /);
