@@ -4,7 +4,7 @@ import { newCommand, parse } from '../command.js';
 import { readTokenFile, TOKEN_WARNING } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
 import { waitForStop } from '../session/stop-signals.js';
-import { DEFAULT_HUB_USER, startHub } from '../../runtime/hub/server.js';
+import { DEFAULT_HUB_USER, EMBEDDED_HUB_PORT, startHub } from '../../runtime/hub/server.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
 // `robotctl hub`: the embedded hub on its own. The first line printed is
@@ -41,7 +41,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const cmd = withAllowedHostOption(newCommand('hub', io))
     .description('Run the embedded hub: webhook API, repos, discussions, real deliveries.')
     .option('--host <host>', 'Interface to listen on', '127.0.0.1')
-    .option('--port <port>', 'Port (0 = any free port)', '0')
+    .option('--port <port>', 'Port (0 = any free port)', String(EMBEDDED_HUB_PORT))
     .option('--data <dir>', 'Keep everything in this folder (default: memory only)')
     .option('--user <name>', 'A user, repeatable; pair each with --token-file', collect, [])
     .option('--full-name <text>', 'The full name of the --user at the same position (whoami, pages); default: the name', collect, [])
@@ -61,7 +61,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       host: o.host, port, dataDir: o.data ?? null, users: list, orgs: orgList, jobCommand: o.jobCommand ?? null, allowedHosts: o.allowedHost,
       log: o.quietDeliveries ? () => {} : (line) => io.err(`${line}\n`),
     }).catch((err: unknown) => {
-      throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}`);
+      const busy = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pass --port N, or --port 0 for any free port)' : '';
+      throw new UserError(`cannot start the hub on ${o.host}:${port}${o.data ? ` with data in ${o.data}` : ''}: ${errorMessage(err)}${busy}`);
     });
     const stop = waitForStop();
     io.out(`listening on ${hub.url}\n`);

@@ -6,7 +6,7 @@ import { UsageError, UserError, errorMessage } from '../../lib/errors.js';
 import { packagePath } from '../../lib/paths.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from '../session/session.js';
-import { startHub, type RunningHub } from '../../runtime/hub/server.js';
+import { EMBEDDED_HUB_PORT, startHub, type RunningHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { launchAgent } from './agent.js';
 import type { Agent } from '../../reconciler/agent/agent.js';
@@ -28,7 +28,7 @@ import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed
 interface Options extends AllowedHostFlags { file?: string; data?: string; interval: string; hubPort: string }
 
 /** The hub's fixed port, so HF_ENDPOINT and git remotes stay valid across restarts. */
-export const UP_HUB_PORT = 7870;
+export const UP_HUB_PORT = EMBEDDED_HUB_PORT;
 
 const USER = 'demo';
 

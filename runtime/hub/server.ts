@@ -18,6 +18,9 @@ export type { HubStats } from './fastify-server.js';
 /** Used when no user is given: a local emulator account, documented in `robotctl hub --help`. */
 export const DEFAULT_HUB_USER = { name: 'demo', token: 'hf_demo_local_token' } as const;
 
+/** The port `robotctl hub` and `robotctl up` serve it on unless told otherwise: URLs and git remotes stay the same across restarts. */
+export const EMBEDDED_HUB_PORT = 7870;
+
 export interface HubOptions {
   host?: string;
   port?: number;

@@ -73,7 +73,7 @@ t.test('robotctl hub: first line, users, SIGTERM closes cleanly', async (t) => {
 });
 
 t.test('robotctl hub: default user, usage errors', async (t) => {
-  const { lines, child } = await startCliHub([]);
+  const { lines, child } = await startCliHub(['--port', '0']);
   t.equal(lines[1], "user 'demo', token 'hf_demo_local_token' (pass --user NAME --token-file FILE to choose)");
   child.kill('SIGINT');
   t.equal(await new Promise((r) => child.on('exit', r)), 0);
@@ -93,3 +93,4 @@ t.test('robotctl hub: default user, usage errors', async (t) => {
   t.match(help.stdout, /--job-command/);
   t.match(help.stdout, /user 'demo' exists with the token/);
 });
+
