@@ -125,7 +125,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   };
 
   const reload = async (): Promise<boolean> => {
-    const next = reloadConfig(opts.file, opts.env, opts.cwd, known.config);
+    const next = reloadConfig(opts.file, opts.env, opts.cwd, known.config, { config: initial, stateWhere: store.where });
     if (!next.ok) {
       known.configError = next.error;
       log(`${opts.file} is invalid; keeping the last good version:`);

@@ -8,7 +8,12 @@ export type Reloaded =
   | { ok: true; config: Config; notes: string[] }
   | { ok: false; error: string; lines: string[] };
 
-export function reloadConfig(file: string, env: NodeJS.ProcessEnv, cwd: string, previous: Config): Reloaded {
+/**
+ * `started`: the config the agent started with and where its state is. The
+ * state store is opened once, at start: a changed `state:` block is said to
+ * need a restart on every reload until the file matches the store again.
+ */
+export function reloadConfig(file: string, env: NodeJS.ProcessEnv, cwd: string, previous: Config, started?: { config: Config; stateWhere: string }): Reloaded {
   const result = loadConfig(file, env, { cwd });
   if (!result.ok) {
     const lines = result.diagnostics.map(formatDiagnostic);
@@ -17,6 +22,9 @@ export function reloadConfig(file: string, env: NodeJS.ProcessEnv, cwd: string, 
   const notes = [`reloaded ${file}`];
   if (JSON.stringify(result.config.receiver) !== JSON.stringify(previous.receiver)) {
     notes.push('the receiver section changed: restart the agent for it to take effect');
+  }
+  if (started && JSON.stringify(result.config.stateBlock ?? null) !== JSON.stringify(started.config.stateBlock ?? null)) {
+    notes.push(`the state: block changed: a state change needs a restart of the agent; until then it keeps the state it started with (${started.stateWhere})`);
   }
   return { ok: true, config: result.config, notes };
 }
