@@ -13,6 +13,10 @@ import { finished, PassThrough } from 'node:stream';
 // each app's output (pausing the app's pipes while the daemon is behind),
 // its exit and its close. If the helper dies, its apps are reported killed
 // (their owner then sweeps them, process.ts); the next start makes a new one.
+// It runs in a process group of its own, as the apps do: a terminal's Ctrl-C
+// reaches the whole foreground group, and the daemon stops its apps itself
+// (a helper killed by it made a shutdown look like a crash, `code -9`); it
+// ends when the daemon's channel closes.
 
 const HELPER = `
 const { spawn } = require('node:child_process');
@@ -173,7 +177,7 @@ let helper: Helper | null = null;
 
 function startHelper(): Helper {
   // Its own environment is empty: each app gets its environment with its launch.
-  const child = spawn(process.execPath, ['-e', HELPER], { env: {}, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+  const child = spawn(process.execPath, ['-e', HELPER], { env: {}, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', detached: true });
   const h = new Helper(child, () => { if (helper === h) helper = null; });
   return h;
 }
