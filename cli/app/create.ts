@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { ExitError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
@@ -24,10 +24,12 @@ export function createApp(opts: CreateOptions, io: Io): string {
     throw new ExitError(1);
   }
   const dest = resolve(io.cwd, opts.dest);
-  if (!existsSync(dest) || !statSync(dest).isDirectory()) {
-    errorLine(io, `The path ${dest} does not exist.`);
+  if (existsSync(dest) && !statSync(dest).isDirectory()) {
+    errorLine(io, `The path ${dest} is not a folder.`);
     throw new ExitError(1);
   }
+  // The assistant refuses a missing DEST; the README's `app create my_app ./apps` from a fresh clone needs it made.
+  if (!existsSync(dest)) mkdirSync(dest, { recursive: true });
   const base = join(dest, opts.name);
   if (existsSync(base)) {
     errorLine(io, `Folder ${base} already exists.`);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readdirSync, readFileSync, statSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runInProcess } from '../helpers/cli.js';
 import { examplesDir } from './helpers.js';
@@ -85,22 +85,37 @@ t.test('name rules: the exact messages, in order, exit 1', async (t) => {
   t.same(readdirSync(dest), [], 'nothing written');
 });
 
-t.test('existing folder, missing destination, unknown template', async (t) => {
+t.test('existing folder, destination that is a file, unknown template', async (t) => {
   const dest = t.testdir();
   mkdirSync(join(dest, 'taken'));
   let r = await runInProcess(['app', 'create', 'taken', dest]);
   t.equal(r.code, 1);
   t.equal(r.stderr, `[ERROR] Folder ${join(dest, 'taken')} already exists.\n`);
   t.same(readdirSync(join(dest, 'taken')), [], 'left untouched');
-  r = await runInProcess(['app', 'create', 'ok_app', join(dest, 'nope')]);
+  writeFileSync(join(dest, 'a-file'), '');
+  r = await runInProcess(['app', 'create', 'ok_app', join(dest, 'a-file')]);
   t.equal(r.code, 1);
-  t.equal(r.stderr, `[ERROR] The path ${join(dest, 'nope')} does not exist.\n`);
+  t.equal(r.stderr, `[ERROR] The path ${join(dest, 'a-file')} is not a folder.\n`);
   r = await runInProcess(['app', 'create', 'ok_app', dest, '--template', 'fancy']);
   t.equal(r.code, 1);
   t.match(r.stderr, "Unknown template 'fancy': use one of default, conversation.");
   r = await runInProcess(['app', 'create', 'ok_app'], { cwd: dest });
   t.equal(r.code, 64, 'missing DEST is a usage error');
   t.match(r.stderr, 'missing required argument');
+});
+
+t.test('a missing DEST is created, as the README writes it from a fresh clone: app create my_app ./apps', async (t) => {
+  const clone = t.testdir();
+  const r = await runInProcess(['app', 'create', 'my_app', './apps'], { cwd: clone });
+  t.equal(r.code, 0, r.stderr);
+  t.equal(r.stdout, `[OK] Created app 'my_app' in ${join(clone, 'apps', 'my_app')}/\n`);
+  t.ok(statSync(join(clone, 'apps', 'my_app', 'my_app', 'main.py')).isFile());
+  const deep = await runInProcess(['app', 'create', 'deep_app', 'a/b/c'], { cwd: clone });
+  t.equal(deep.code, 0, deep.stderr);
+  t.ok(statSync(join(clone, 'a', 'b', 'c', 'deep_app', 'pyproject.toml')).isFile(), 'every missing level is made');
+  const bad = await runInProcess(['app', 'create', 'bad-name', './never'], { cwd: clone });
+  t.equal(bad.code, 1);
+  t.notOk(existsSync(join(clone, 'never')), 'a refused name creates no folder');
 });
 
 t.test('a relative DEST is resolved from the working directory', async (t) => {
