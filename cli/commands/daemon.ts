@@ -120,7 +120,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--robot-name <name>', 'robot name', 'reachy_mini')
     .option('--apps-dir <dir>', 'apps virtual environment and metadata (default ~/.local/share/robotctl/apps)')
-    .option('--hub <url>', 'hub that Space installs download from (default $HF_ENDPOINT or https://huggingface.co)')
+    .option('--hub <url>', 'hub that huggingface.co Space URLs download from (default $HF_ENDPOINT or https://huggingface.co); a Space URL on another host is downloaded from that host')
     .option('--stop-timeout <seconds>', 'how long a stopping app gets before it is killed', '20')
     .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')

@@ -9,6 +9,7 @@ import { AppManager } from './apps/manager.js';
 import { ensureVenv, existingVenv, type Venv } from './apps/venv.js';
 import type { OpsDeps } from './apps/operations.js';
 import { hubSpaceSource } from './apps/hub.js';
+import { spaceHost } from './space-host.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import { indexModeCache } from './apps/package-index.js';
 import { clearRunning, selfIdentity, writeRunning, type RunningApp } from './apps/running-record.js';
@@ -70,7 +71,7 @@ export interface DaemonContext {
   abort: AbortController;
   log: (line: string) => void;
   installed(): Promise<InstalledApp[]>;
-  /** Close the hub client if one was made. */
+  /** Close the hub clients made so far. */
   closeHub(): Promise<void>;
   /** This daemon instance's marker: every process it spawns carries it (apps/proc.ts). */
   marker: string;
@@ -125,9 +126,18 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   const installed = installedCache(opts.appsDir, sitePackages, (site) => store.installed(site));
   let chain: Promise<unknown> = Promise.resolve();
-  let hub: Promise<HubClient> | null = null;
-  const hubClient = (): Promise<HubClient> => (hub ??= import('../../drivers/hub/client.js').then(({ createHubClient }) =>
-    createHubClient({ endpoint: opts.hubEndpoint ?? 'https://huggingface.co', token: opts.hubToken ?? null, userAgent: 'robotctl-daemon' })));
+  // One client per hub a Space came from (space-host.ts): the configured one, with its token, and any other host, without.
+  const hubs = new Map<string, Promise<HubClient>>();
+  const hubClient = (url: string | null | undefined) => (): Promise<HubClient> => {
+    const host = spaceHost(url, opts.hubEndpoint ?? 'https://huggingface.co');
+    let made = hubs.get(host.endpoint);
+    if (!made) {
+      made = import('../../drivers/hub/client.js').then(({ createHubClient }) =>
+        createHubClient({ endpoint: host.endpoint, token: host.configured ? opts.hubToken ?? null : null, userAgent: 'robotctl-daemon' }));
+      hubs.set(host.endpoint, made);
+    }
+    return made;
+  };
   const ctx: DaemonContext = {
     opts, robot, store, abort, log, marker, noteRunning, holdRunningNote, dropRunningNote,
     jobs: new JobRegistry(),
@@ -150,14 +160,14 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     ops: {
       store, venv, existingVenv: existing, signal: abort.signal, marker: `${marker}/tool`,
       env: opts.env ?? process.env, indexMode: indexModeCache(opts.env ?? process.env, { offline: opts.offline === true }),
-      spaces: () => hubSpaceSource(hubClient),
+      spaces: (url) => hubSpaceSource(hubClient(url)),
       isBusy: (name) => ctx.apps.isBusy(name),
     },
     installed,
     closeHub: async () => {
-      const made = hub;
-      hub = null;
-      await (await made)?.close();
+      const made = [...hubs.values()];
+      hubs.clear();
+      await Promise.all(made.map(async (m) => (await m).close()));
     },
     serial: <T>(work: () => Promise<T>): Promise<T> => {
       const next = chain.then(work, work);

@@ -28,7 +28,8 @@ export interface InstallDeps {
   venv: () => Promise<Venv>;
   /** The venv only if it exists already (remove/update never create one). */
   existingVenv: () => Promise<Venv | null>;
-  spaces: () => SpaceSource;
+  /** Where a Space URL is downloaded from (its own host, or the daemon's hub: space-host.ts). */
+  spaces: (url?: string | null) => SpaceSource;
   signal: AbortSignal;
   /** This daemon's marker for the processes it spawns (proc.ts). */
   marker?: string;
@@ -100,7 +101,7 @@ export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Lo
   const url = info.url ?? '';
   const repoId = spaceIdFromUrl(url);
   log(`Downloading HuggingFace Space: ${repoId}`);
-  const spaces = deps.spaces();
+  const spaces = deps.spaces(url);
   const snap = known?.id === repoId ? known : await spaces.snapshot(repoId, deps.signal);
   log(`Space found: ${snap.id} (private=${snap.private ? 'True' : 'False'})`);
   log(`Downloading ${snap.files.length} files at revision ${snap.sha}`);

@@ -52,7 +52,7 @@ export async function update(deps: OpsDeps, name: string, log: Log): Promise<voi
   const record = app.record;
   if (!record || record.source_kind !== 'hf_space' || !record.space_id) throw new Error(`App '${name}' was not installed from HuggingFace - cannot update`);
   if (deps.isBusy(record.info.name) || deps.isBusy(app.entry.name)) throw new Error(`Cannot update '${name}' while it is running. Please stop it first.`);
-  const latest = await deps.spaces().snapshot(record.space_id, deps.signal);
+  const latest = await deps.spaces(record.source).snapshot(record.space_id, deps.signal);
   if (latest.sha === record.installed_sha) {
     log(`App '${name}' is already up to date (${latest.sha})`);
     return;
@@ -77,7 +77,7 @@ export async function checkUpdates(deps: OpsDeps): Promise<UpdatesResponse> {
       continue;
     }
     try {
-      const snap = await deps.spaces().snapshot(r.space_id, deps.signal);
+      const snap = await deps.spaces(r.source).snapshot(r.space_id, deps.signal);
       out.apps_checked++;
       out.apps_with_updates.push({
         app_name: r.info.name, space_id: r.space_id, installed_sha: r.installed_sha, latest_sha: snap.sha,
