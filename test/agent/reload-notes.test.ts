@@ -25,14 +25,14 @@ t.test('a state: block added while the agent runs: the note says a restart is ne
   });
   t.teardown(async () => { await agent.stop(); await pool.close(); });
   await agent.firstRun;
-  const where = agent.status().leadership.state;
+  const where = agent.status().leadership?.state ?? '';
   t.match(where, /state\.json/);
 
   writeFileSync(file, 'version: 1\nstate: { backend: local, path: other-state.json }\n');
   const note = await until(() => lines.find((l) => l.startsWith('the state: block changed')), 20_000, () => `the note, in:\n${lines.join('\n')}`);
   t.equal(note, `the state: block changed: a state change needs a restart of the agent; until then it keeps the state it started with (${where})`);
   await agent.idle();
-  t.equal(agent.status().leadership.state, where, 'the agent keeps its state');
+  t.equal(agent.status().leadership?.state, where, 'the agent keeps its state');
   t.notOk(existsSync(join(dir, 'other-state.json')), 'the new state file is not used before a restart');
 
   // Another save that keeps the new block says it again: the agent still runs on the old state.

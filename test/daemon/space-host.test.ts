@@ -38,10 +38,12 @@ async function installAsDashboard(daemonUrl: string, source: string, name: strin
     body: JSON.stringify({ name, source_kind: 'hf_space', description: '', url: source, extra: {} }),
   });
   const { job_id } = (await res.json()) as { job_id: string };
-  return until(async () => {
-    const job = (await (await fetch(`${daemonUrl}/api/apps/job-status/${job_id}`)).json()) as Job;
-    return job.status === 'done' || job.status === 'failed' ? job : null;
+  let job: Job = { status: 'pending', logs: [] };
+  await until(async () => {
+    job = (await (await fetch(`${daemonUrl}/api/apps/job-status/${job_id}`)).json()) as Job;
+    return job.status === 'done' || job.status === 'failed';
   }, 120_000, `the install of ${source}`);
+  return job;
 }
 
 t.test('a daemon on another hub installs a Space typed with the embedded hub\'s URL from that hub', async (t) => {
