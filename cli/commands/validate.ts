@@ -4,9 +4,9 @@ import { loadConfig } from '../../schema/load.js';
 import { newValidateView } from '../views/validate-view.js';
 import { viewType } from '../views/view-type.js';
 import { validateExitCode } from '../exit-codes.js';
-import { ansi, useColor } from '../../lib/io.js';
+import { withConfigEnv } from '../session/config-env.js';
 import type { LoadResult } from '../../schema/load.js';
-import { formatDiagnostic, type Diagnostic } from '../../schema/types.js';
+import type { Config, Diagnostic } from '../../schema/types.js';
 
 interface Options {
   file: string;
@@ -18,23 +18,40 @@ const HELP_AFTER = `
 Every problem of the file is reported at once, one per line: FILE:LINE:COLUMN: PATH: message.
 --print shows the resolved configuration (defaults applied, overrides merged,
 \${VAR} substituted) with every secret shown as (sensitive).
+Variables not exported are read from .robotctl/env beside the file, as plan reads them
+(robotctl up keeps WEBHOOK_SECRET there).
 An unset \${VAR} is only a warning here (validate needs no secrets, like
-terraform validate); plan, diff and apply refuse to run without it.
+terraform validate; --print shows it as written); plan, diff and apply refuse to run without it.
 Exit codes: 0 valid, 1 invalid or unreadable, 64 usage error.
 `;
 
-const UNSET = /^environment variable \S+ is not set$/;
+const UNSET = /^environment variable (\S+) is not set$/;
 
-/** The file's problems with unset variables set apart: those are warnings here (not with --print). */
-function splitUnset(result: LoadResult, print: boolean): { result: LoadResult; warnings: Diagnostic[] } {
-  if (result.ok || print) return { result, warnings: [] };
+/** The file's problems with unset variables set apart: those are warnings here. */
+function splitUnset(result: LoadResult): { result: LoadResult; warnings: Diagnostic[] } {
+  if (result.ok) return { result, warnings: [] };
   const warnings = result.diagnostics.filter((d) => UNSET.test(d.message));
   if (warnings.length !== result.diagnostics.length) return { result, warnings: [] };
   return { result: { ok: false, diagnostics: [] }, warnings };
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const cmd = newCommand('validate', io)
+/**
+ * The resolved file for --print when only variables are unset: each left as
+ * its reference (`${NAME}`), which a secret field shows as (sensitive) anyway.
+ * Null when the file is not valid that way (a reference inside a URL).
+ */
+function withReferences(file: string, io: Io, warnings: Diagnostic[]): Config | null {
+  const env: NodeJS.ProcessEnv = { ...io.env };
+  for (const w of warnings) {
+    const name = UNSET.exec(w.message)?.[1];
+    if (name) env[name] = `\${${name}}`;
+  }
+  const again = loadConfig(file, env, { cwd: io.cwd });
+  return again.ok ? again.config : null;
+}
+
+export async function run(args: string[], outer: Io): Promise<number> {
+  const cmd = newCommand('validate', outer)
     .description('Check a robot.yaml and print its errors (or --print its resolved form)')
     .option('-f, --file <file>', 'the robot.yaml to check', 'robot.yaml')
     .option('--json', 'print a JSON document on stdout (with format_version) instead of text')
@@ -42,20 +59,20 @@ export async function run(args: string[], io: Io): Promise<number> {
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
   const o = cmd.opts<Options>();
-  const { result, warnings } = splitUnset(loadConfig(o.file, io.env, { cwd: io.cwd }), o.print === true);
+  const io = withConfigEnv(outer, o.file);
+  const print = o.print === true;
+  const loaded = loadConfig(o.file, io.env, { cwd: io.cwd });
+  const { result, warnings } = splitUnset(loaded);
+  const view = newValidateView(viewType(o), io);
   if (warnings.length === 0) {
-    await newValidateView(viewType(o), io).result(result, o.file, o.print === true);
+    await view.result(result, o.file, print);
     return validateExitCode(result.ok);
   }
-  if (o.json) {
-    io.out(`${JSON.stringify({ format_version: '1.0', valid: true, diagnostics: [], warnings: warnings.map(diagnosticJson) }, null, 2)}\n`);
-  } else {
-    for (const d of warnings) io.err(`${formatDiagnostic(d)} (a warning here; plan, diff and apply need it)\n`);
-    io.out(`${o.file}: ${useColor(io) ? ansi.green('valid') : 'valid'} (${warnings.length} unset variable${warnings.length === 1 ? '' : 's'})\n`);
+  const resolved = print ? withReferences(o.file, io, warnings) : null;
+  if (print && resolved === null) {
+    await view.result(loaded, o.file, print);
+    return validateExitCode(false);
   }
+  await view.unset(o.file, warnings, resolved);
   return validateExitCode(true);
-}
-
-function diagnosticJson(d: Diagnostic): Record<string, unknown> {
-  return { file: d.file, line: d.line, column: d.column, path: d.path, message: d.message };
 }

@@ -30,3 +30,30 @@ t.test('validate warns about an unset variable and passes; plan refuses', async 
   const bad = await runInProcess(['validate', '-f', join(dir, 'bad.yaml')], { cwd: dir, env: {} });
   t.equal(bad.code, 1, 'another problem keeps the file invalid');
 });
+
+// `validate --print` (fleet.yaml's own header command) shows what each robot
+// gets without the secrets too: an unset variable is a warning there as well,
+// and validate reads the variables `up` keeps in .robotctl/env, as plan does.
+t.test('validate --print with an unset secret: a warning, the resolved file, exit 0', async (t) => {
+  const dir = t.testdir({ 'robot.yaml': file });
+  const p = await runInProcess(['validate', '--print'], { cwd: dir, env: {} });
+  t.equal(p.code, 0, p.stderr);
+  t.match(p.stderr, /^robot\.yaml:6:\d+: webhooks\.hook\.secret: environment variable WEBHOOK_SECRET is not set \(a warning here; plan, diff and apply need it\)\n$/);
+  t.match(p.stdout, /^webhooks:\n  hook:\n/m);
+  t.match(p.stdout, /secret: \(sensitive\)/);
+  const j = JSON.parse((await runInProcess(['validate', '--print', '--json'], { cwd: dir, env: {} })).stdout) as { valid: boolean; warnings: { path: string }[]; config: { webhooks: Record<string, { secret: string }> } };
+  t.same([j.valid, j.warnings.map((w) => w.path), j.config.webhooks.hook?.secret], [true, ['webhooks.hook.secret'], '(sensitive)']);
+});
+
+t.test('validate reads .robotctl/env beside the file, as plan does; an exported variable wins', async (t) => {
+  const dir = t.testdir({ 'robot.yaml': file, '.robotctl': { env: '# written by robotctl up\nWEBHOOK_SECRET=kept-by-up\n' } });
+  const v = await runInProcess(['validate', '-f', 'robot.yaml'], { cwd: dir, env: {} });
+  t.equal(v.code, 0);
+  t.equal(v.stdout, 'robot.yaml: valid\n', 'no unset variable: the file gave it');
+  t.equal(v.stderr, `using WEBHOOK_SECRET from ${join(dir, '.robotctl', 'env')}\n`);
+  const exported = await runInProcess(['validate', '-f', 'robot.yaml'], { cwd: dir, env: { WEBHOOK_SECRET: 'mine' } });
+  t.equal(exported.stderr, '', 'nothing taken from the file');
+  const printed = await runInProcess(['validate', '-f', 'robot.yaml', '--print'], { cwd: dir, env: {} });
+  t.equal(printed.code, 0);
+  t.notMatch(printed.stdout, /kept-by-up/, 'the kept secret is never printed');
+});
