@@ -11,6 +11,7 @@ import { handleDelivery } from './handle-delivery.js';
 import { receiverErrors } from './errors.js';
 import { sendJson } from './send-json.js';
 import { landingPage as defaultLandingPage } from './landing-page.js';
+import { endpointPage, wantsHtml } from './endpoint-page.js';
 import { readyMessages, secretMessages } from './start-messages.js';
 import { errorMessage } from '../../lib/errors.js';
 import { crossSiteReason } from '../../lib/cross-site.js';
@@ -47,6 +48,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
     const handler = handlers.get(path);
     if (handler) {
       if (req.method === 'POST') return handleDelivery(req, res, path, handler, dc, (err) => internalError(res, err, log));
+      if (wantsHtml(req)) return sendHtml(res, endpointPage(path));
       return sendJson(res, 405, receiverErrors.methodNotAllowed().body, { allow: 'POST' });
     }
     const byMethod = routes.get(path);

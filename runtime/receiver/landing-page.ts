@@ -1,6 +1,9 @@
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** The receiver pages' one stylesheet. */
+export const PAGE_STYLE = 'body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}code{background:#f3f3f3;padding:0 .2rem;overflow-wrap:anywhere}';
 
 /** The default page at `/`: what is served here and how to point a Hub webhook at it. */
 export function landingPage(endpoints: string[]): string {
@@ -8,7 +11,7 @@ export function landingPage(endpoints: string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>robotctl webhook receiver</title>
-<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}code{background:#f3f3f3;padding:0 .2rem}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <h1>This is an app to process 🤗 Webhooks</h1>

@@ -119,6 +119,20 @@ t.test('405 on GET, 404 elsewhere', async (t) => {
   t.equal((await post(`${url}/`, fixtures.prOpened)).status, 404);
 });
 
+t.test('a browser opening an endpoint URL gets a page saying what it is for; nothing is delivered', async (t) => {
+  let calls = 0;
+  const { url, receiver } = await startReceiver(t, {}, (r) => r.add(function hook() { calls++; return 'ok'; }));
+  const res = await fetch(`${url}/webhooks/hook`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+  const html = await res.text();
+  t.match(html, '<title>Webhook endpoint /webhooks/hook</title>');
+  t.match(html, 'the hub sends each one with <code>POST /webhooks/hook</code>');
+  t.match(html, '<a href="/">This server\'s page</a>');
+  t.equal(calls, 0, 'the handler did not run');
+  t.same(receiver.deliveries, [], 'and no delivery is recorded');
+});
+
 t.test('500 on a handler error, no stack; the message is logged', async (t) => {
   const { url, lines, receiver } = await startReceiver(t, {}, (r) => {
     r.add(function boom() { throw new Error('disk on fire'); });
