@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError, errorMessage } from '../../lib/errors.js';
@@ -13,12 +12,15 @@ import type { Agent } from '../../reconciler/agent/agent.js';
 import type { Config } from '../../schema/types.js';
 import { runningApps, startRobots, stopRobots } from '../up/robots.js';
 import { examplesToPublish, publishExamples } from '../up/publish.js';
-import { whereLines, type WhereInput } from '../up/print.js';
+import { aheadLines, shown, whereLines, type WhereInput } from '../up/print.js';
 import { Teardown } from '../up/teardown.js';
 import { waitForStop } from '../session/stop-signals.js';
-import { configEnvPath, readConfigEnv, updateConfigEnv } from '../session/config-env.js';
+import { configEnvPath } from '../session/config-env.js';
+import { sessionSecret, shareWhileRunning } from '../up/session-env.js';
 import { openStateOf } from '../session/state.js';
-import { lockUpData } from '../up/session-lock.js';
+import { lockFolder, lockUpData } from '../up/session-lock.js';
+import { checkPorts, portsOf } from '../up/ports.js';
+import { robotctlCommand } from '../up/command-name.js';
 import { checkPython } from '../up/preflight.js';
 import { pythonCommand } from '../app/process.js';
 import { sessionToken } from '../up/token.js';
@@ -49,7 +51,10 @@ the same state (.robotctl/state.json beside the file, or the file's state: block
 a hub backend's dataset is then on up's embedded hub, so its owner is ${USER}), so
 \`robotctl plan -f <file>\` in another terminal sees what up did.
 Data (hub, robots' apps) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
-One up per data folder: a second one refuses to start and changes nothing.
+An example app's Space is published again only when its folder changed since up last published it:
+a Space pushed with git meanwhile is kept (up says it is ahead, and how to get its commits).
+One up per folder of the file and per data folder, and every port free: otherwise it refuses at once
+and changes nothing of the running one.
 Ctrl-C stops everything and leaves no process behind.
 `;
 
@@ -103,7 +108,7 @@ interface Prepared {
   hubPort: number;
   /** `--allowed-host`: for the hub, the robots and the agent's pages. */
   allowedHosts: string[];
-  /** Releases the data folder's lock. */
+  /** Releases the locks of the file's folder and of the data folder. */
   unlock: () => void;
 }
 
@@ -112,21 +117,35 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
   const intervalMs = parseDuration(o.interval, '--interval');
   const hubPort = Number(o.hubPort);
   if (!Number.isInteger(hubPort) || hubPort < 0 || hubPort > 65535) throw new UsageError(`--hub-port must be 0..65535, got '${o.hubPort}'`);
-  // The lock comes before anything is written: the kept secret, the token, the hub's data.
+  // The locks come before anything is written (the kept secret, the env file, the token, the hub's data),
+  // and the checks (Python, ports) before anything starts: a refused up changes nothing of a running one.
   if (!existsSync(resolve(io.cwd, file))) loadOrExit(file, io, 'up'); // reports the missing file, creates nothing
-  const data = o.data ? resolve(io.cwd, o.data) : join(dirname(resolve(io.cwd, file)), '.robotctl', 'up');
-  mkdirSync(data, { recursive: true, mode: 0o700 });
-  const unlock = lockUpData(data);
-  const secret = io.env.WEBHOOK_SECRET || await keptSecret(resolve(io.cwd, file), out).catch((err: unknown) => { unlock(); throw err; });
-  let config: Config;
+  const abs = resolve(io.cwd, file);
+  const unlocks: (() => void)[] = [lockFolder(dirname(configEnvPath(abs)), (pid) => alreadyRunning(pid, shown(io.cwd, abs), io))];
+  const unlock = (): void => { for (const u of unlocks.reverse()) u(); };
   try {
-    config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret } }, 'up');
+    const data = o.data ? resolve(io.cwd, o.data) : join(dirname(abs), '.robotctl', 'up');
+    unlocks.push(lockUpData(data));
+    const secret = sessionSecret(abs, io.env);
+    const config = loadOrExit(file, { ...io, env: { ...io.env, WEBHOOK_SECRET: secret.secret } }, 'up');
     await checkPython(config, io);
+    await checkPorts(portsOf(config, hubPort), shown(io.cwd, abs));
+    await secret.keep();
+    if (secret.from === 'kept') out(`WEBHOOK_SECRET: using the one kept in ${secret.path}`);
+    if (secret.from === 'new') out(`WEBHOOK_SECRET is not set: generated one and kept it in ${secret.path} (0600), where plan, apply and agent find it`);
+    return { file, config, data, secret: secret.secret, intervalMs, hubPort, allowedHosts: o.allowedHost, unlock };
   } catch (err) {
     unlock();
     throw err;
   }
-  return { file, config, data, secret, intervalMs, hubPort, allowedHosts: o.allowedHost, unlock };
+}
+
+/** The refusal of a second up of the same folder: what the running one already gives, and what would work. */
+function alreadyRunning(pid: number, file: string, io: Io): string {
+  const cmd = robotctlCommand(io.env, io.cwd).command;
+  return `robotctl up (pid ${pid}) is already running ${file}, and every up of that folder shares its .robotctl/ (state, env file): `
+    + `use that session from another terminal (${cmd} plan -f ${file}), or stop it first (Ctrl-C in its terminal). `
+    + 'A second session needs its own folder (a copy of the file and its apps) with other ports for its robots, receiver and hub (--hub-port).';
 }
 
 interface Up {
@@ -140,9 +159,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   const token = sessionToken(tokenFile);
   const hub = await startEmbeddedHub(p.data, token, p.hubPort, p.allowedHosts);
   teardown.add(() => hub.close());
-  const envFile = configEnvPath(p.config.file);
-  await updateConfigEnv(envFile, { HF_ENDPOINT: hub.url, HF_TOKEN: token });
-  teardown.add(() => updateConfigEnv(envFile, { HF_ENDPOINT: null, HF_TOKEN: null }));
+  teardown.add(await shareWhileRunning(p.config.file, { HF_ENDPOINT: hub.url, HF_TOKEN: token }));
   out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
   const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
 
@@ -151,10 +168,17 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   for (const r of robots) out(`robot ${r.spec.name}: simulated daemon on ${r.daemon.url}`);
   if (stopped()) return null;
 
-  const published = examplesToPublish(p.config, USER);
   const client = createHubClient({ endpoint: hub.url, token });
   teardown.add(() => client.close());
-  await publishExamples(published, client, USER, join(p.data, 'published.json'), upIo);
+  const published = await publishExamples(examplesToPublish(p.config, USER), client, USER, join(p.data, 'published.json'), upIo);
+  const robotctl = robotctlCommand(io.env, io.cwd);
+  const cloneOf = (app: string): { dir: string; exists: boolean } => {
+    const dir = join(p.data, 'clones', app);
+    return { dir, exists: existsSync(dir) };
+  };
+  for (const o of published.filter((x) => x.outcome === 'ahead')) {
+    for (const line of aheadLines(o, { cwd: io.cwd, hubUrl: hub.url, user: USER, robotctl, clone: cloneOf(o.app) })) out(line);
+  }
   if (stopped()) return null;
 
   // The file's state: block (or ROBOTCTL_STATE), like plan and apply on it; a hub
@@ -167,22 +191,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
     file: p.file, store, token, intervalMs: p.intervalMs, mode: 'heal', receiverPort: null, allowedHosts: p.allowedHosts, log: out,
   });
   teardown.add(() => agent.stop());
-  const clone = join(p.data, 'clones', published[0]?.app ?? 'app');
-  return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published, clone: { dir: clone, exists: existsSync(clone) } } };
-}
-
-/** The secret of an earlier up of this file, else a new one, kept in .robotctl/env beside it. */
-async function keptSecret(file: string, out: (line: string) => void): Promise<string> {
-  const path = configEnvPath(file);
-  const kept = readConfigEnv(path).WEBHOOK_SECRET;
-  if (kept) {
-    out(`WEBHOOK_SECRET: using the one kept in ${path}`);
-    return kept;
-  }
-  const secret = randomBytes(24).toString('hex');
-  await updateConfigEnv(path, { WEBHOOK_SECRET: secret });
-  out(`WEBHOOK_SECRET is not set: generated one and kept it in ${path} (0600), where plan, apply and agent find it`);
-  return secret;
+  return { agent, where: { hubUrl: hub.url, user: USER, tokenFile, robots, published, clone: cloneOf(published[0]?.app ?? 'app'), robotctl } };
 }
 
 /** examples/fleet.yaml of the working folder (a clone), else the one shipped in the package. */

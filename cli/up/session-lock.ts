@@ -1,11 +1,14 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { pidAlive as alive } from '../../lib/pid-alive.js';
 
-// One `up` per data folder. The lock is taken before anything in the folder is
-// touched (token, hub data, robots), so a second `up` leaves the first intact.
-// A lock whose pid is gone (a killed up) is taken over.
+// One `up` per configuration folder and one per data folder. Both locks are
+// taken before anything is written (the kept secret, the env file, the token,
+// the hub's data), so a second `up` leaves the first intact: files beside
+// robot.yaml (.robotctl/env, .robotctl/state.json) are shared by every up of
+// that folder whatever its --data. A lock whose pid is gone (a killed up) is
+// taken over.
 
 const LOCK = 'up.lock';
 
@@ -18,9 +21,10 @@ function holder(file: string): number | null {
   }
 }
 
-/** Takes `<data>/up.lock` for this process; returns its release. */
-export function lockUpData(data: string): () => void {
-  const file = join(data, LOCK);
+/** Takes `<dir>/up.lock` for this process; returns its release. `refusal` words the error when a live up holds it. */
+export function lockFolder(dir: string, refusal: (pid: number) => string): () => void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, LOCK);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600);
@@ -30,11 +34,14 @@ export function lockUpData(data: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = holder(file);
-      if (pid !== null && pid !== process.pid && alive(pid)) {
-        throw new UserError(`another robotctl up (pid ${pid}) is running with data in ${data}: stop it (Ctrl-C) first, or pass --data for a separate session`);
-      }
+      if (pid !== null && pid !== process.pid && alive(pid)) throw new UserError(refusal(pid));
       rmSync(file, { force: true }); // left by an up that was killed
     }
   }
   throw new UserError(`cannot take the lock ${file}`);
+}
+
+/** The data folder's lock (hub data, robots' apps, token). */
+export function lockUpData(data: string): () => void {
+  return lockFolder(data, (pid) => `another robotctl up (pid ${pid}) is running with data in ${data}: stop it (Ctrl-C in its terminal) first, or pass --data for a separate session`);
 }

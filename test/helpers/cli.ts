@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from '../../lib/io.js';
@@ -12,6 +13,11 @@ export const bin = join(repoRoot, 'bin', 'robotctl.js');
 /** The text without the time stamps `robotctl agent` puts at the start of its lines (lib/log-stamp.ts). */
 export function unstamped(text: string): string {
   return text.split('\n').map((line) => line.replace(LOG_STAMP, '')).join('\n');
+}
+
+/** PATH without any folder that has a \`robotctl\`: a fresh terminal after \`npm ci\`, even on a machine with \`npm link\` done. */
+export function pathWithoutRobotctl(path = process.env.PATH ?? ''): string {
+  return path.split(':').filter((d) => d && !existsSync(join(d, 'robotctl'))).join(':');
 }
 
 export interface CliResult {
@@ -92,11 +98,12 @@ export interface LongRunning {
 
 /**
  * `robotctl …args` left running (`up`, `agent`), with exactly `env` (no
- * NO_COLOR or inherited variable added); killed at the test's teardown if it
- * is still running.
+ * NO_COLOR or inherited variable added), in the clone's root unless `cwd`;
+ * killed at the test's teardown if it is still running.
  */
-export function spawnLongRunning(t: { teardown(fn: () => void): void }, args: string[], env: NodeJS.ProcessEnv): LongRunning {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnLongRunning(t: { teardown(fn: () => void): void }, args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; ownGroup?: boolean } = {}): LongRunning {
+  // ownGroup: a process group of its own, as a terminal's foreground job (Ctrl-C is \`process.kill(-pid, 'SIGINT')\`).
+  const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownGroup === true });
   let all = '';
   let out = '';
   let err = '';
