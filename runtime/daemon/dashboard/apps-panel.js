@@ -11,7 +11,8 @@ let onChange = () => {};
 export const installedApp = (name) => installed.find((a) => a.name === name);
 
 function sourceText(app) {
-  if (app.source_kind === 'local' && app.extra && typeof app.extra.path === 'string') return `local: ${app.extra.path}`;
+  // The installed list says source_kind 'installed'; the folder of a local install is its extra.path.
+  if (app.extra && typeof app.extra.path === 'string') return `local: ${app.extra.path}`;
   // Where the daemon really downloaded it from (a simulated robot may install from an embedded hub).
   if (app.extra && typeof app.extra.space_url === 'string') return app.extra.space_url;
   if (app.url) return app.url;
@@ -57,8 +58,10 @@ function renderItem(app) {
 
 /** Re-read the installed list; the DOM is rebuilt only when it changed, so focus stays put. */
 export async function refreshInstalled() {
-  const list = await attempt(() => api('GET', '/api/apps/list-available/installed'), 'Could not list installed apps');
-  if (!Array.isArray(list)) return;
+  const got = await attempt(() => api('GET', '/api/apps/list-available/installed'), 'Could not list installed apps');
+  if (!Array.isArray(got)) return;
+  // By name: the daemon lists in the order it finds the apps on disk, which an update changes (its buttons moved to another row).
+  const list = [...got].sort((a, b) => String(a.name).localeCompare(String(b.name)));
   installed = list;
   const json = JSON.stringify(list);
   if (json === lastListJson) return;
