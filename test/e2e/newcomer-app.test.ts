@@ -155,10 +155,10 @@ git -C examples/.robotctl/up/clones/my_app commit -am "Say v2" && git -C example
   const v2 = await spaceSha();
   t.not(v2, v1);
   await runs(ports.lab, 'my_app', v2, 'my_app v2');
-  const desk = await json<Installed[]>(`http://127.0.0.1:${ports.desk}/api/apps/list-available/installed`);
+  // desk has my_app too (installed, not active): the push updated it there as well.
   await until(async () => (await json<Installed[]>(`http://127.0.0.1:${ports.desk}/api/apps/list-available/installed`))
     .find((a) => a.name === 'my_app')?.extra.installed_sha === v2, 60_000, 'desk to have my_app v2 installed');
-  t.ok(desk.length > 0);
+  t.pass('desk has my_app at the pushed revision');
   second.child.kill('SIGINT');
   t.equal(await second.exited, 0);
   t.match(readFileSync(join(root, 'apps', 'my_app', 'my_app', 'main.py'), 'utf8'), 'print("my_app v1", flush=True)', 'the edit was made where the README says');
