@@ -42,7 +42,7 @@ export function whereLines(w: WhereInput): string[] {
     '  robots (dashboards):',
     ...robotLines,
     // Only where multicast works here: elsewhere the command would find nothing.
-    ...(w.robots.some((r) => r.daemon.advertised()) ? ['  discover    robotctl robots discover   (the simulated robots answer over mDNS on this machine)'] : []),
+    ...(w.robots.some((r) => r.daemon.advertised()) ? [`  discover    ${w.robotctl.command} robots discover   (the simulated robots answer over mDNS on this machine)`] : []),
     '',
   ];
   const example = w.published[0];
