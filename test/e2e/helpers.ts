@@ -55,3 +55,33 @@ export function spawnCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: st
     }),
   };
 }
+
+export interface UpFleet {
+  receiver: number;
+  /** Robot name → its port (and its own active app, if not the fleet's). */
+  robots: Record<string, number | { port: number; active: string }>;
+  /** Apps from Spaces `demo/<app>` (on up's hub, through their huggingface.co URLs). */
+  apps: string[];
+  active: string;
+  /** With a webhook watching these apps' Spaces, signed with ${WEBHOOK_SECRET} as the receiver checks it. */
+  watched?: string[];
+}
+
+/** A robot.yaml for `robotctl up` on free ports: its robots, receiver, apps and webhook. */
+export function upFleetYaml(o: UpFleet): string {
+  const signed = o.watched !== undefined;
+  const webhook = signed
+    ? `webhooks:\n  redeploy-apps:\n    url: http://127.0.0.1:${o.receiver}/webhooks/redeploy\n    watched:\n${o.watched?.map((a) => `      - space:demo/${a}\n`).join('') ?? ''}    domains: [repo]\n    secret: \${WEBHOOK_SECRET}\n`
+    : '';
+  const robots = Object.entries(o.robots).map(([name, r]) =>
+    typeof r === 'number' ? `  ${name}: { url: http://127.0.0.1:${r} }\n` : `  ${name}: { url: http://127.0.0.1:${r.port}, active: ${r.active} }\n`).join('');
+  return `version: 1
+${webhook}apps:
+${o.apps.map((a) => `  ${a}: { source: https://huggingface.co/spaces/demo/${a} }\n`).join('')}active: ${o.active}
+robots:
+${robots}receiver:
+  port: ${o.receiver}
+${signed ? '  secret: ${WEBHOOK_SECRET}\n' : ''}  endpoints:
+    redeploy: { action: reconcile }
+`;
+}

@@ -7,6 +7,7 @@ import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/wait.js';
 import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
 import { launchChromium, skipWithoutChromium } from '../browser/browser.js';
+import { upFleetYaml } from './helpers.js';
 
 // Issue 34: the newcomer's second hour, as the README's "write your own app"
 // section walks it, from a clone's root with `npm start` (robotctl up)
@@ -20,27 +21,10 @@ import { launchChromium, skipWithoutChromium } from '../browser/browser.js';
 
 interface Ports { receiver: number; desk: number; lab: number; hub: number }
 
+/** examples/fleet.yaml of the walk: before, and after the README's robot.yaml step (my_app on every robot, lab runs it, its Space watched). */
 function fleet(ports: Ports, withMyApp: boolean): string {
-  return `version: 1
-webhooks:
-  redeploy-apps:
-    url: http://127.0.0.1:${ports.receiver}/webhooks/redeploy
-    watched:
-      - space:demo/hello_app
-${withMyApp ? '      - space:demo/my_app\n' : ''}    domains: [repo]
-    secret: \${WEBHOOK_SECRET}
-apps:
-  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
-${withMyApp ? '  my_app: { source: https://huggingface.co/spaces/demo/my_app }\n' : ''}active: hello_app
-robots:
-  desk: { url: http://127.0.0.1:${ports.desk} }
-  lab: { url: http://127.0.0.1:${ports.lab}${withMyApp ? ', active: my_app' : ''} }
-receiver:
-  port: ${ports.receiver}
-  secret: \${WEBHOOK_SECRET}
-  endpoints:
-    redeploy: { action: reconcile }
-`;
+  const apps = withMyApp ? ['hello_app', 'my_app'] : ['hello_app'];
+  return upFleetYaml({ receiver: ports.receiver, robots: { desk: ports.desk, lab: withMyApp ? { port: ports.lab, active: 'my_app' } : ports.lab }, apps, active: 'hello_app', watched: apps });
 }
 
 async function json<T>(url: string): Promise<T> {

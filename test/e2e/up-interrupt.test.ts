@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnLongRunning } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
+import { upFleetYaml } from './helpers.js';
 
 // Ctrl-C in the terminal during the first start (issue 34.8): the terminal
 // signals the whole foreground process group, the app launcher included. The
@@ -14,17 +15,7 @@ t.test('Ctrl-C to the process group during the first start: no failure reported'
   const dir = t.testdir();
   const ports = { receiver: await freePort(), desk: await freePort() };
   const file = join(dir, 'fleet.yaml');
-  writeFileSync(file, `version: 1
-apps:
-  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
-active: hello_app
-robots:
-  desk: { url: http://127.0.0.1:${ports.desk} }
-receiver:
-  port: ${ports.receiver}
-  endpoints:
-    redeploy: { action: reconcile }
-`);
+  writeFileSync(file, upFleetYaml({ receiver: ports.receiver, robots: { desk: ports.desk }, apps: ['hello_app'], active: 'hello_app' }));
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WEBHOOK_SECRET: 'interrupt-test' };
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;

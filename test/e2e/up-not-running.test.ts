@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnLongRunning } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
+import { upFleetYaml } from './helpers.js';
 
 // `up` says what the robots run, not what the file wants: when the active
 // app cannot be installed (here its Space does not exist on the embedded
@@ -14,17 +15,7 @@ t.test('ready names what really runs on each robot', async (t) => {
   const dir = t.testdir();
   const ports = { receiver: await freePort(), desk: await freePort() };
   const file = join(dir, 'fleet.yaml');
-  writeFileSync(file, `version: 1
-apps:
-  missing_app: { source: https://huggingface.co/spaces/demo/missing_app }
-active: missing_app
-robots:
-  desk: { url: http://127.0.0.1:${ports.desk} }
-receiver:
-  port: ${ports.receiver}
-  endpoints:
-    redeploy: { action: reconcile }
-`);
+  writeFileSync(file, upFleetYaml({ receiver: ports.receiver, robots: { desk: ports.desk }, apps: ['missing_app'], active: 'missing_app' }));
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WEBHOOK_SECRET: 'not-running-secret' };
   delete env.HF_TOKEN;
   delete env.HF_ENDPOINT;

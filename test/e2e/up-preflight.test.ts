@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { freePort, portFree } from '../helpers/ports.js';
+import { upFleetYaml } from './helpers.js';
 
 // `robotctl up` checks what the robots' Python apps need before it starts
 // anything: python3, its venv module, and (offline) the wheel package as a
@@ -15,23 +16,7 @@ import { freePort, portFree } from '../helpers/ports.js';
 
 function fleet(dir: string, ports: { receiver: number; desk: number }): string {
   const file = join(dir, 'fleet.yaml');
-  writeFileSync(file, `version: 1
-webhooks:
-  redeploy-apps:
-    url: http://127.0.0.1:${ports.receiver}/webhooks/redeploy
-    watched: [space:demo/hello_app]
-    secret: \${WEBHOOK_SECRET}
-apps:
-  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
-active: hello_app
-robots:
-  desk: { url: http://127.0.0.1:${ports.desk} }
-receiver:
-  port: ${ports.receiver}
-  secret: \${WEBHOOK_SECRET}
-  endpoints:
-    redeploy: { action: reconcile }
-`);
+  writeFileSync(file, upFleetYaml({ receiver: ports.receiver, robots: { desk: ports.desk }, apps: ['hello_app'], active: 'hello_app', watched: ['hello_app'] }));
   return file;
 }
 

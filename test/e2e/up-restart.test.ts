@@ -7,6 +7,7 @@ import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/wait.js';
 import { CHECK_VENV_CACHE } from '../helpers/python-venvs.js';
+import { upFleetYaml } from './helpers.js';
 
 // Issue 34.1: a Space pushed with git (up's own "Next:" lines) survives a
 // restart of `up`: the example folder has not changed since up published it,
@@ -18,25 +19,7 @@ t.test('restarting up keeps a Space pushed with git, and the robots keep running
   const dir = t.testdir();
   const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort(), hub: await freePort() };
   const file = join(dir, 'fleet.yaml');
-  writeFileSync(file, `version: 1
-webhooks:
-  redeploy-apps:
-    url: http://127.0.0.1:${ports.receiver}/webhooks/redeploy
-    watched: [space:demo/hello_app]
-    domains: [repo]
-    secret: \${WEBHOOK_SECRET}
-apps:
-  hello_app: { source: https://huggingface.co/spaces/demo/hello_app }
-active: hello_app
-robots:
-  desk: { url: http://127.0.0.1:${ports.desk} }
-  lab: { url: http://127.0.0.1:${ports.lab} }
-receiver:
-  port: ${ports.receiver}
-  secret: \${WEBHOOK_SECRET}
-  endpoints:
-    redeploy: { action: reconcile }
-`);
+  writeFileSync(file, upFleetYaml({ receiver: ports.receiver, robots: { desk: ports.desk, lab: ports.lab }, apps: ['hello_app'], active: 'hello_app', watched: ['hello_app'] }));
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PATH: pathWithoutRobotctl() };
   delete env.WEBHOOK_SECRET;
   delete env.HF_TOKEN;
