@@ -8,6 +8,7 @@ import { startResolved } from './start-app.js';
 import { watchJobEnd, type JobEndHint } from './job-end.js';
 import { identityCalls } from './identity.js';
 import { updateCalls } from './update.js';
+import { waitWhileStopping } from './stop-wait.js';
 
 // The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6;
 // identity and updates, §9: identity.ts, update.ts),
@@ -51,6 +52,8 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
   const jobs = jobCalls(call, jobTimeoutMs, (jobId) => watchJobEnd(baseUrl, jobId));
   const currentAppStatus = (signal?: AbortSignal) => call<AppStatus | null>('/api/apps/current-app-status', { signal });
   const listInstalled = (signal?: AbortSignal) => call<AppInfo[]>('/api/apps/list-available/installed', { signal });
+  // A stop in progress must end before a start or a remove (stop-wait.ts).
+  const stopped = (signal?: AbortSignal) => waitWhileStopping(() => currentAppStatus(signal), slowMs, signal);
 
   return {
     baseUrl,
@@ -74,8 +77,14 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
     listInstalled,
     currentAppStatus,
     install: (app, o) => jobs.run('/api/apps/install', 'install', app, o),
-    remove: (name, o) => jobs.run(`/api/apps/remove/${encodeURIComponent(name)}`, 'remove', undefined, o),
-    update: (name, o) => jobs.run(`/api/apps/update/${encodeURIComponent(name)}`, 'update', undefined, o),
+    remove: async (name, o) => {
+      await stopped(o?.signal);
+      return jobs.run(`/api/apps/remove/${encodeURIComponent(name)}`, 'remove', undefined, o);
+    },
+    update: async (name, o) => {
+      await stopped(o?.signal);
+      return jobs.run(`/api/apps/update/${encodeURIComponent(name)}`, 'update', undefined, o);
+    },
     async checkUpdates(signal) {
       const r = await call<{ apps_with_updates?: AppUpdateInfo[] }>('/api/apps/check-updates', { signal, timeoutMs: slowMs });
       return (r.apps_with_updates ?? []).map((u) => ({
@@ -83,15 +92,26 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
         latest_sha: u.latest_sha ?? null, update_available: Boolean(u.update_available),
       }));
     },
-    startApp: (name, signal) => startResolved({
-      start: () => daemonRequest<AppStatus>(dispatcher, baseUrl, `/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal, timeoutMs, ...ua }),
-      current: () => currentAppStatus(signal),
-      installed: () => listInstalled(signal),
-      retry: (work) => retrying({ policy, clock, signal, idempotent: true, judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }) }, work),
-    }, name),
+    startApp: async (name, signal) => {
+      await stopped(signal);
+      return startResolved({
+        start: () => daemonRequest<AppStatus>(dispatcher, baseUrl, `/api/apps/start-app/${encodeURIComponent(name)}`, { method: 'POST', signal, timeoutMs, ...ua }),
+        current: () => currentAppStatus(signal),
+        installed: () => listInstalled(signal),
+        retry: (work) => retrying({ policy, clock, signal, idempotent: true, judge: (err) => (err instanceof DaemonError ? err.failure : { kind: 'unknown' }) }, work),
+      }, name);
+    },
     async stopCurrentApp(signal) {
-      // Stopping twice is harmless: the second one finds nothing running.
-      await call<null>('/api/apps/stop-current-app', { method: 'POST', signal, timeoutMs: slowMs, idempotent: true });
+      try {
+        await call<null>('/api/apps/stop-current-app', { method: 'POST', signal, timeoutMs: slowMs, idempotent: true });
+      } catch (err) {
+        // "No app running" also answers a stop while another stop is under
+        // way: that stop is the one asked for, so wait for it to finish.
+        if (!(err instanceof DaemonError && err.code === 'no_app_running')) throw err;
+        const before = await currentAppStatus(signal);
+        if (before?.state !== 'stopping') throw err;
+        await stopped(signal);
+      }
     },
     restartCurrentApp: (signal) => call<AppStatus>('/api/apps/restart-current-app', { method: 'POST', signal, timeoutMs: slowMs }),
     ...identityCalls(call),

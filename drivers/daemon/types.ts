@@ -18,7 +18,11 @@ export interface DaemonClient {
   update(name: string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<JobInfo>;
   checkUpdates(signal?: AbortSignal): Promise<AppUpdateInfo[]>;
   startApp(name: string, signal?: AbortSignal): Promise<AppStatus>;
-  /** Synchronous on the daemon: resolves after the app exited and the robot is at rest. */
+  /**
+   * Synchronous on the daemon: resolves after the app exited and the robot is at rest,
+   * also when another stop was under way (its end is waited for). Start, remove and
+   * update first wait for a stop in progress to finish.
+   */
   stopCurrentApp(signal?: AbortSignal): Promise<void>;
   restartCurrentApp(signal?: AbortSignal): Promise<AppStatus>;
 
