@@ -2,7 +2,7 @@ import type { Config, RobotSpec } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import type { StateFile } from '../state/types.js';
-import type { StateStore } from '../state/store.js';
+import type { HeldLock, StateStore } from '../state/store.js';
 import { localStore } from '../state/local-store.js';
 import type { Plan } from './types.js';
 import type { ApplyReport, Reasons } from './report.js';
@@ -11,6 +11,7 @@ import { executePlan, type FleetEvent } from './execute/fleet.js';
 import type { UnitEmitted } from './execute/machine.js';
 import { StateRecorder } from './execute/recorder.js';
 import { TerminalError } from './execute/errors.js';
+import { fenceOf, fencedDaemon, fencedHub } from './execute/fence.js';
 
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
@@ -18,6 +19,9 @@ import { TerminalError } from './execute/errors.js';
 // and reports each outcome through onEvent.
 // `signal` is the polite stop (Ctrl-C): nothing new starts, in-flight
 // actions finish and are recorded. `deps.hard` aborts in-flight work too.
+// `deps.locks` fence the apply (execute/fence.ts): each hub or robot write
+// is sent only while they are held with a margin left, and losing one aborts
+// the work in flight as `hard` does.
 
 export interface ApplyDeps {
   hub: HubClient | null;
@@ -34,6 +38,8 @@ export interface ApplyDeps {
   /** Why unreachable robots could not be observed (for the report). */
   reasons?: Reasons;
   hard?: AbortSignal;
+  /** The locks this apply writes under (the state lock, an agent's leader lock). */
+  locks?: HeldLock[];
 }
 
 export type ApplyEvent = UnitEmitted | FleetEvent;
@@ -52,13 +58,18 @@ export async function apply(
 ): Promise<ApplyResult> {
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
   const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state);
-  const ctx = { config, hub: deps.hub, daemon: deps.daemon, startSettleMs: deps.startSettleMs ?? config.rollout.minReadyMs };
+  const fence = deps.locks && deps.locks.length > 0 ? fenceOf(deps.locks) : null;
+  const hub = fence && deps.hub ? fencedHub(deps.hub, fence) : deps.hub;
+  const daemon = fence ? (r: RobotSpec) => fencedDaemon(deps.daemon(r), fence) : deps.daemon;
+  const hard = [deps.hard, fence?.lost].filter((s): s is AbortSignal => s !== undefined);
+  const ctx = { config, hub, daemon, startSettleMs: deps.startSettleMs ?? config.rollout.minReadyMs };
   const report = await executePlan(plan, {
     robots: Object.keys(config.robots),
     rollout: config.rollout,
     parallelism: deps.parallelism ?? config.rollout.parallelism,
-    stop: signal,
-    ...(deps.hard ? { hard: deps.hard } : {}),
+    // A lost lock also stops what has not started (robots of a later wave).
+    stop: fence ? AbortSignal.any([signal, fence.lost]) : signal,
+    ...(hard.length > 0 ? { hard: AbortSignal.any(hard) } : {}),
     ...(deps.reasons ? { reasons: deps.reasons } : {}),
     onEvent,
     effects: {
@@ -68,7 +79,7 @@ export async function apply(
         if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
         const robot = config.robots[action.robot];
         if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml`);
-        await stopQuietly(deps.daemon(robot), sig);
+        await stopQuietly(daemon(robot), sig);
       },
     },
   }).catch(async (err: unknown) => {

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeHolder, isStale, LockError, type LockInfo } from './lock.js';
 import { StaleParent, type HubRepo } from './hub-repo.js';
-import type { HeldLock, StoreLockOptions } from './store.js';
+import { leaseSafeUntil, type HeldLock, type StoreLockOptions } from './store.js';
 
 // A lock in a hub repo is a lease: a file naming the holder (pid, host,
 // operation) and when the lease ends. It is taken and renewed with
@@ -54,6 +54,7 @@ export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promis
     const current = parseLease(snap.files.get(o.path));
     const expired = current !== null && Date.parse(current.expires) <= now();
     if (current === null || expired || isStale(current)) {
+      opts.mayWrite?.();
       const lease: Lease = { ...info, expires: new Date(now() + o.ttlMs).toISOString() };
       try {
         await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(lease) }, `robotctl: lock (${lease.operation}, pid ${lease.pid} on ${lease.host})`);
@@ -82,22 +83,30 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
   let expires = Date.parse(lease.expires);
   let renewing: Promise<void> = Promise.resolve();
   const renew = async (): Promise<void> => {
-    try {
-      const snap = await o.repo.ensure([o.path]);
-      if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
-      const next: Lease = { ...lease, expires: new Date(now() + o.ttlMs).toISOString() };
-      await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
-      expires = Date.parse(next.expires);
-    } catch {
-      // A failed renewal is tried again next tick; past the expiry the lease is lost.
-      if (now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
+    // Main moves under every commit of this process too (the state, its other
+    // lease): a stale parent is read again at once, not left to the next tick.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const snap = await o.repo.ensure([o.path]);
+        if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
+        const sent = now();
+        const next: Lease = { ...lease, expires: new Date(sent + o.ttlMs).toISOString() };
+        await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
+        expires = sent + o.ttlMs;
+        return;
+      } catch (err) {
+        if (!(err instanceof StaleParent)) break;
+      }
     }
+    // A failed renewal is tried again next tick; past the expiry the lease is lost.
+    if (now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
   };
   const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(o.ttlMs / 3)));
   timer.unref();
   return {
     info: lease,
     lost: lost.signal,
+    safeUntil: () => leaseSafeUntil(expires, o.ttlMs, lost.signal),
     release: async () => {
       clearInterval(timer);
       await renewing;

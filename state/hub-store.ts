@@ -5,7 +5,7 @@ import { dropLease, parseLease, readLease, takeLease, type LeaseOptions } from '
 import { parseStateText } from './file.js';
 import type { StateFile } from './types.js';
 import { batchedJournal } from './batched-journal.js';
-import { lineageError, lockNoun, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
+import { DEFAULT_LEASE_MS, lineageError, lockNoun, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
 
 // The state as a file in a private dataset repo on the hub, so that CI
 // runners and laptops share it. Every write is one commit on the head it
@@ -13,6 +13,10 @@ import { lineageError, lockNoun, movedError, type HeldLock, type LockScope, type
 // again; if only a lease moved it is committed again, if the state itself
 // changed the write is refused. Writes under a held lease also check that
 // the lease is still this holder's (a holder that lost it writes nothing).
+// That check is the fencing token: every lease this store holds (the state
+// lock, and an agent's leader lock) is read in the same snapshot whose head
+// is the write's parent_commit, so a takeover committed after the read makes
+// the write fail as stale, and one committed before makes it refused.
 
 export interface HubStoreOptions {
   hub: HubClient;
@@ -23,7 +27,7 @@ export interface HubStoreOptions {
   leaseMs?: number;
 }
 
-export const DEFAULT_LEASE_MS = 10_000;
+export { DEFAULT_LEASE_MS } from './store.js';
 const MAX_TRIES = 10;
 
 export function hubStore(o: HubStoreOptions): StateStore {
@@ -35,7 +39,8 @@ export function hubStore(o: HubStoreOptions): StateStore {
   });
   /** Serial last read or written (0: read and absent); undefined before the first read. */
   let known: number | undefined;
-  let held: string | null = null;
+  /** The token of each lease this store holds, by scope: the write's fence. Kept after a loss (writes refused) until released. */
+  const held = new Map<LockScope, string>();
 
   const stateOf = (snap: RepoSnapshot | null): StateFile | null => {
     const text = snap?.files.get(path);
@@ -44,13 +49,15 @@ export function hubStore(o: HubStoreOptions): StateStore {
 
   const write = async (state: StateFile, w: WriteOptions = {}): Promise<StateFile> => {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const snap = await repo.ensure([path, lease().path]);
+      const scopes = [...held.keys()];
+      const snap = await repo.ensure([path, ...scopes.map((sc) => lease(sc).path)]);
       const stored = stateOf(snap);
       if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
       if (!w.exact && known !== undefined && (stored?.serial ?? 0) !== known) throw new UserError(movedError(where, known, stored?.serial ?? 0));
       if (w.exact && stored && stored.serial > state.serial) throw new UserError(`the state in ${where} is newer (serial ${stored.serial} > ${state.serial}); refusing to overwrite it`);
-      if (held !== null && parseLease(snap.files.get(lease().path))?.token !== held) {
-        throw new UserError(`the state lock on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
+      const lostScope = scopes.find((sc) => parseLease(snap.files.get(lease(sc).path))?.token !== held.get(sc));
+      if (lostScope !== undefined) {
+        throw new UserError(`the ${lockNoun(lostScope)} on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
       }
       const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
       try {
@@ -78,10 +85,16 @@ export function hubStore(o: HubStoreOptions): StateStore {
     write,
     journal: (base) => batchedJournal(write, base),
     lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
-      const lock = await takeLease(lease(opts.scope), opts);
-      if ((opts.scope ?? 'state') !== 'state') return lock;
-      held = lock.info.token;
-      return { ...lock, lost: lock.lost, release: async () => { held = null; await lock.release(); } };
+      const scope = opts.scope ?? 'state';
+      const lock = await takeLease(lease(scope), opts);
+      held.set(scope, lock.info.token);
+      return {
+        ...lock,
+        release: async () => {
+          if (held.get(scope) === lock.info.token) held.delete(scope);
+          await lock.release();
+        },
+      };
     },
     holder: (scope) => readLease(lease(scope)),
     breakLock: () => dropLease(lease(), null),

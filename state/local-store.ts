@@ -43,10 +43,13 @@ export function localStore(path: string): StateStore {
       const lock = await acquireLock(lockTarget(path, opts.scope), {
         timeoutMs: opts.timeoutMs, operation: opts.operation ?? 'apply', noun: lockNoun(opts.scope),
         ...(opts.pollMs ? { pollMs: opts.pollMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: opts.onNote } : {}),
+        ...(opts.mayWrite ? { mayWrite: opts.mayWrite } : {}),
       });
-      if ((opts.scope ?? 'state') !== 'state') return { info: lock.info, lost: never, release: () => lock.release() };
+      // A lock file lasts while its holder lives: no lease to run out.
+      const safeUntil = (): number => Infinity;
+      if ((opts.scope ?? 'state') !== 'state') return { info: lock.info, lost: never, safeUntil, release: () => lock.release() };
       held = true;
-      return { info: lock.info, lost: never, release: async () => { held = false; await lock.release(); } };
+      return { info: lock.info, lost: never, safeUntil, release: async () => { held = false; await lock.release(); } };
     },
     holder: (scope) => readLock(lockTarget(path, scope)),
     breakLock: () => breakLock(path),

@@ -40,6 +40,8 @@ export interface LockOptions {
   onNote?: (line: string) => void;
   /** What the lock is, for that line (default `state lock`). */
   noun?: string;
+  /** Called before each attempt to create the lock file; throws to give up (StoreLockOptions.mayWrite). */
+  mayWrite?: () => void;
 }
 
 export class LockError extends UserError {
@@ -69,6 +71,7 @@ export async function acquireLock(statePath: string, opts: LockOptions): Promise
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + Math.max(0, opts.timeoutMs);
   for (;;) {
+    opts.mayWrite?.();
     if (await tryCreate(path, info)) return { path, info, release: () => release(path, info.token) };
     const dead = await breakIfDead(path, info.token);
     if (dead) {

@@ -21,7 +21,7 @@ export interface OpenContext {
 export async function openStore(spec: BackendSpec, ctx: OpenContext): Promise<StateStore> {
   if (spec.backend === 'local') return localStore(spec.path);
   // Loaded only for this backend: the pg driver is a fixed cost every other command would pay.
-  if (spec.backend === 'postgres') return (await import('./postgres-store.js')).postgresStore({ url: spec.url, env: ctx.env, table: spec.table, key: spec.key });
+  if (spec.backend === 'postgres') return (await import('./postgres-store.js')).postgresStore({ url: spec.url, env: ctx.env, table: spec.table, key: spec.key, leaseMs: spec.leaseMs });
   const token = resolveToken({ flag: ctx.token ?? null, env: ctx.env });
   if (!token) throw new UserError(`the state is in the hub dataset ${spec.repo}: log in first (HF_TOKEN, --token or \`robotctl auth login\`)`);
   const hub = createHubClient({ endpoint: spec.endpoint ?? resolveEndpoint(ctx.env, ctx.hubEndpoint ?? null), token: token.token, userAgent: 'robotctl-state' });

@@ -13,7 +13,7 @@ import { DEFAULT_LEASE_MS } from './hub-store.js';
 export type BackendSpec =
   | { backend: 'local'; path: string }
   | { backend: 'hub'; repo: string; path: string; leaseMs: number; endpoint: string | null }
-  | { backend: 'postgres'; url: string | null; table: string; key: string };
+  | { backend: 'postgres'; url: string | null; table: string; key: string; leaseMs: number };
 
 export const STATE_ENV = 'ROBOTCTL_STATE';
 const REPO_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -46,8 +46,8 @@ export function resolveBackend(src: SpecSources): BackendSpec {
  * `postgres` (PG* variables) or a `postgres://…` URL.
  */
 export function parseSpec(text: string, cwd: string, origin: string): BackendSpec {
-  if (text === 'postgres' || text === 'postgresql') return { backend: 'postgres', url: null, table: 'robotctl_state', key: 'default' };
-  if (/^postgres(ql)?:\/\//.test(text)) return { backend: 'postgres', url: text, table: 'robotctl_state', key: 'default' };
+  if (text === 'postgres' || text === 'postgresql') return { backend: 'postgres', url: null, table: 'robotctl_state', key: 'default', leaseMs: DEFAULT_LEASE_MS };
+  if (/^postgres(ql)?:\/\//.test(text)) return { backend: 'postgres', url: text, table: 'robotctl_state', key: 'default', leaseMs: DEFAULT_LEASE_MS };
   if (text.startsWith('hub:')) {
     const repo = text.slice(4);
     if (!REPO_ID.test(repo)) throw new UsageError(`${origin}: hub:${repo} is not a repo id: write hub:OWNER/NAME (a private dataset, created on first use)`);
@@ -90,7 +90,7 @@ function specOfBlock(b: Record<string, unknown>, configFile: string): BackendSpe
     return { backend: 'hub', repo, path: field('path') ?? 'state.json', leaseMs: leaseOf(b.lease, bad), endpoint: field('endpoint') };
   }
   if (backend === 'postgres') {
-    return { backend: 'postgres', url: field('url'), table: field('table') ?? 'robotctl_state', key: field('key') ?? 'default' };
+    return { backend: 'postgres', url: field('url'), table: field('table') ?? 'robotctl_state', key: field('key') ?? 'default', leaseMs: leaseOf(b.lease, bad) };
   }
   throw bad('backend', `must be local, hub or postgres, not ${JSON.stringify(backend)}`);
 }

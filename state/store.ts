@@ -6,6 +6,9 @@ import type { StateJournal } from './journal.js';
 // file, a hub dataset repo and a PostgreSQL table. Everything above state/
 // (apply, import, the agent, `state show|migrate`) talks to this only.
 
+/** How long a hub or PostgreSQL lock lasts without renewal (robot.yaml `state.lease`). */
+export const DEFAULT_LEASE_MS = 10_000;
+
 export type BackendKind = 'local' | 'hub' | 'postgres';
 
 /** Which lock: the state's (one writer at a time) or the agents' leadership. */
@@ -21,6 +24,12 @@ export interface StoreLockOptions {
   scope?: LockScope;
   /** One line for the user when a provably dead holder's lock is broken or taken over. */
   onNote?: (line: string) => void;
+  /**
+   * Called before each attempt to write the lock (a lease commit, a lock
+   * file, a lease row); throws to give up without writing: the fence of a
+   * holder of another lock (an agent's leader lock) that may have lost it.
+   */
+  mayWrite?: () => void;
 }
 
 export interface WriteOptions {
@@ -35,7 +44,19 @@ export interface HeldLock {
   readonly info: LockInfo;
   /** Aborted when the lock is lost (database session closed, lease taken over). */
   readonly lost: AbortSignal;
+  /**
+   * Until when (ms since the epoch, this machine's clock) a new hub, robot or
+   * state write is safe: the lease's end less a margin of a third of its
+   * length (a renewal is due every third). Infinity for a lock that lasts as
+   * long as its holder lives (a lock file); 0 once lost.
+   */
+  safeUntil(): number;
   release(): Promise<void>;
+}
+
+/** The lease's end less the margin (a third of its length), 0 once lost: HeldLock.safeUntil of a lease. */
+export function leaseSafeUntil(expires: number, ttlMs: number, lost: AbortSignal): number {
+  return lost.aborted ? 0 : expires - ttlMs / 3;
 }
 
 export interface StateStore {

@@ -53,14 +53,14 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (!o.dryRun) lock = await session.store.lock({ timeoutMs: lockTimeoutMs, operation: 'apply', onNote: noteTo(io) });
     // The state may have moved while we waited for the lock.
     if (lock) session.state = (await session.store.read()) ?? newState();
-    return await applyWith(session, o, io, parallelism);
+    return await applyWith(session, o, io, parallelism, lock);
   } finally {
     await lock?.release();
     await session.close();
   }
 }
 
-async function applyWith(session: Session, o: Options, io: Io, parallelism: number | undefined): Promise<number> {
+async function applyWith(session: Session, o: Options, io: Io, parallelism: number | undefined, lock: HeldLock | null): Promise<number> {
   const view = newApplyView(viewType(o), io);
   const observed = await session.observe();
   const p: Plan = o.plan
@@ -77,7 +77,7 @@ async function applyWith(session: Session, o: Options, io: Io, parallelism: numb
   const progress = view.progress(p.actions.length);
   const result = await withInterrupts(io, (stop, hard) => apply(p, session.config, {
     hub: session.hub, daemon: session.daemon, store: session.store, state: session.state, hard,
-    reasons, ...(parallelism === undefined ? {} : { parallelism }),
+    reasons, locks: lock ? [lock] : [], ...(parallelism === undefined ? {} : { parallelism }),
   }, stop, (e) => progress.onEvent(e)));
   progress.finish();
   view.report(p, result.report);

@@ -101,12 +101,13 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
 
   const run = async (item: WorkItem): Promise<void> => {
     if (item.key === 'file' && !(await reload())) return;
-    if (leader.role !== 'leader') return;
+    const lead = leader.lock;
+    if (lead === null) return;
     log(`reconcile (${item.trigger}${item.key === 'file' || item.key === 'full' ? '' : `, ${item.key}`}): ${item.note}`);
     known.lastRun = { trigger: item.trigger, startedAt: new Date().toISOString(), finishedAt: null, result: 'running', actions: [] };
     const out = await reconcileOnce(item, {
       config: known.config, store, mode: opts.mode, drivers: opts.drivers(known.config),
-      stop: stopping.signal, hard: aborting.signal, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}),
+      stop: stopping.signal, hard: aborting.signal, leader: lead, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}),
       onObserved: (observation, drift, state) => Object.assign(known, { observation, remaining: drift, state }),
       onApply: (plan) => {
         const progress = new RolloutProgress(plan, known.config);

@@ -8,6 +8,9 @@ import type { HeldLock, StateStore } from '../../state/store.js';
 // pollMs; when the leader dies the lock heals (session closed, lease expired,
 // dead pid) and one of them takes over. Leadership never replaces the state
 // lock: each run still takes it, so a person's `apply` can run in between.
+// A leader whose lease is lost, or has run short of its margin (it was
+// paused), is no leader: `lock` is null then, and each run writes under the
+// leader lock it was given (the fence), so it stops once that is lost.
 
 export type Role = 'leader' | 'standby';
 
@@ -21,6 +24,8 @@ export interface LeadershipOptions {
 
 export interface Leadership {
   readonly role: Role;
+  /** The leader lock while it is held safely (not lost, its margin left), else null. */
+  readonly lock: HeldLock | null;
   /** Who leads, as a sentence, when this agent stands by. */
   readonly leader: string | null;
   /** First attempt (resolves once the role is known), then polling. */
@@ -68,8 +73,10 @@ export function leadership(o: LeadershipOptions): Leadership {
     o.onLead();
   };
 
+  const safe = (): HeldLock | null => (role === 'leader' && held && !held.lost.aborted && held.safeUntil() > Date.now() ? held : null);
   return {
-    get role() { return role; },
+    get role() { return safe() ? 'leader' : 'standby'; },
+    get lock() { return safe(); },
     get leader() { return leader ? describeHolder(leader).replace(/^state is locked by /, '') : null; },
     start: attempt,
     stop: async () => {

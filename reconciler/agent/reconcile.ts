@@ -12,6 +12,7 @@ import { apply, type ApplyDeps, type ApplyEvent } from '../apply.js';
 import type { Observation, Plan, PlanOptions } from '../types.js';
 import { appOfKey, type ExpectedSha, type WorkItem } from './work-item.js';
 import { RunLog } from './run-log.js';
+import { fenceOf } from '../execute/fence.js';
 
 // One run of the agent for one work key: take the state lock, re-read the
 // state, observe, plan, and in heal mode apply and observe again to see
@@ -37,6 +38,8 @@ export interface RunContext {
   /** The hard stop: the action in flight is aborted too. */
   hard?: AbortSignal;
   lockTimeoutMs: number;
+  /** The agent's leader lock: the run writes under it too, and gives up once it is lost. */
+  leader?: HeldLock | null;
   tuning?: ApplyTuning;
   log: (line: string) => void;
   /** Called once the run has observed, before it acts: the drift as found (for GET /status while healing). */
@@ -71,11 +74,18 @@ export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<Ru
   let found: Found = { observation: null, remaining: null, state: null };
   let lock: HeldLock | null = null;
   try {
-    lock = await ctx.store.lock({ timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: ctx.stop, onNote: ctx.log });
-    const done = await converge(item, ctx, runLog, (f) => { found = f; });
+    // A leader paused past its lease writes nothing, not even the state lock (also while it waits for it).
+    const leader = ctx.leader ? fenceOf([ctx.leader]) : null;
+    lock = await ctx.store.lock({
+      timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: leader ? AbortSignal.any([ctx.stop, leader.lost]) : ctx.stop, onNote: ctx.log,
+      ...(leader ? { mayWrite: () => leader.check('take the state lock') } : {}),
+    });
+    const locks = ctx.leader ? [ctx.leader, lock] : [lock];
+    const done = await converge(item, ctx, runLog, locks, (f) => { found = f; });
     return finish(done.result, done);
   } catch (err) {
-    ctx.log(`  run failed: ${errorMessage(err)}`);
+    const gaveUp = ctx.leader && (ctx.leader.lost.aborted || ctx.leader.safeUntil() <= Date.now());
+    ctx.log(gaveUp ? '  run given up: this agent lost leadership; nothing more is sent' : `  run failed: ${errorMessage(err)}`);
     return finish('failed', { ...found, remaining: null });
   } finally {
     runLog.close();
@@ -86,7 +96,7 @@ export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<Ru
 type Found = Omit<RunOutcome, 'summary'>;
 
 /** Under the lock: read, observe, plan; in heal mode apply, then look again for what is left. */
-async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (f: Found) => void): Promise<Found & { result: RunResult }> {
+async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: HeldLock[], seen: (f: Found) => void): Promise<Found & { result: RunResult }> {
   let state = (await ctx.store.read()) ?? newState();
   let observation = await observeExpecting(ctx, item.expect);
   seen({ observation, remaining: null, state });
@@ -100,7 +110,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, seen: (
   ctx.log(`  ${first.actions.length} action(s) to do`);
   const progress = ctx.onApply?.(first);
   const applied = await apply(first, ctx.config, {
-    hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, store: ctx.store, state, ...ctx.tuning,
+    hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, store: ctx.store, state, locks, ...ctx.tuning,
     ...(ctx.hard ? { hard: ctx.hard } : {}),
   }, ctx.stop, (e) => { runLog.onEvent(e); progress?.(e); });
   runLog.addNotDone(applied.report);
