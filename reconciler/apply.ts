@@ -73,7 +73,8 @@ export async function apply(
     ...(deps.reasons ? { reasons: deps.reasons } : {}),
     onEvent,
     effects: {
-      perform: (action, sig) => performAction(action, ctx, sig),
+      // An install is recorded as an intent before it is sent (kill -9 leaves no orphan).
+      perform: async (action, sig) => { await recorder.intent(action); return performAction(action, ctx, sig); },
       record: (action, performed) => recorder.record(action, performed.result),
       resolveConflict: async (action, sig) => {
         if (!('robot' in action)) throw new TerminalError('conflict outside a robot');

@@ -8,7 +8,9 @@ import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare
 // Robot half of the planner, one robot at a time. Order on a robot:
 // stop → remove → install / update_app → start, which gives "install before
 // start", "stop before remove", "switch = stop then start" and "update of the
-// running app = stop, update, start".
+// running app = stop, update, start". An app whose record is an install's
+// intent (state/types.ts) is this file's: removed when robot.yaml drops it,
+// adopted (or updated) when it asks for it.
 
 export interface RobotPlan {
   actions: RobotAction[];
@@ -45,7 +47,15 @@ export function planRobot(
       changes.push({ type: 'install', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, reason: 'not installed' });
       continue;
     }
-    const change = appChange(spec, info, owned[name], record) ?? (force.has(name) ? forcedChange(info, owned[name]) : null);
+    // An intent (an install asked for, its outcome not recorded) says the app
+    // is this file's, nothing about what got installed: compared as found.
+    const intent = owned[name]?.intent === 'install';
+    const known = intent ? undefined : owned[name];
+    const change = appChange(spec, info, known, record) ?? (force.has(name) ? forcedChange(info, known) : null);
+    if (!change && intent) {
+      changes.push({ type: 'adopt_app', address: at(name), robot: robot.name, app: name, record: adoptedRecord(info, record), reason: 'found installed: its install was asked for and never recorded' });
+      continue;
+    }
     if (!change) continue;
     touched.set(name, 'updated');
     changes.push({ type: 'update_app', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, ...change });
@@ -91,6 +101,11 @@ function whyStop(running: string | null, crashed: string | null, active: string 
   }
   if (crashed !== null && (needStart || touched.has(crashed))) return `${crashed} crashed (error state) and blocks the next start`;
   return null;
+}
+
+/** What an adopted app records: robot.yaml's source, the revision the daemon reports (else the target's, which it then matches). */
+function adoptedRecord(info: AppInfo, target: AppRecord): AppRecord {
+  return { ...target, sha: installedRecord(info, undefined).sha ?? target.sha };
 }
 
 /** A reinstall asked for by PlanOptions.forceUpdate: remove + install from the same place. */

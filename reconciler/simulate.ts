@@ -72,6 +72,8 @@ function applyRobot(robot: RobotObservation | undefined, action: Action): void {
     case 'remove':
       robot.installed = robot.installed.filter((a) => a.name !== action.app);
       break;
+    case 'adopt_app':
+      break;
     case 'install':
     case 'update_app':
       robot.installed = [...robot.installed.filter((a) => a.name !== action.app), cloneApp(action.info)];

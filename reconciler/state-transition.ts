@@ -25,12 +25,25 @@ export function changeOf(state: StateFile, action: Action, result: ActionResult 
     case 'install':
     case 'update_app':
       return { robot: action.robot, app: action.app, record: { ...action.record, sha: result.sha !== undefined ? result.sha : action.record.sha } };
+    case 'adopt_app':
+      return { robot: action.robot, app: action.app, record: action.record };
     case 'remove':
       return { robot: action.robot, app: action.app, record: null };
     case 'start':
     case 'stop':
       return null;
   }
+}
+
+/**
+ * The record an action stores before it is sent, or null: an install's
+ * intent (no revision: nothing is installed yet), so that an app this file
+ * asked for is known as its own even when the install's outcome is never
+ * recorded (kill -9). The install's success replaces it (changeOf).
+ */
+export function intentOf(action: Action): StateChange | null {
+  if (action.type !== 'install') return null;
+  return { robot: action.robot, app: action.app, record: { ...action.record, sha: null, intent: 'install' } };
 }
 
 export function nextState(state: StateFile, action: Action, result: ActionResult = {}): StateFile {

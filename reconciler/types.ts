@@ -125,6 +125,17 @@ export interface RemoveAction extends AppBase {
   type: 'remove';
 }
 
+/**
+ * An app found on the robot whose state record is an install's intent (the
+ * install was asked for, its outcome never recorded: a kill): it is this
+ * file's, as robot.yaml asks for it; recorded as installed, nothing is sent.
+ */
+export interface AdoptAppAction extends AppBase {
+  type: 'adopt_app';
+  /** Recorded in the state. */
+  record: AppRecord;
+}
+
 export interface StartAction extends AppBase {
   type: 'start';
 }
@@ -138,12 +149,12 @@ export interface StopAction extends AppBase {
   type: 'stop';
 }
 
-export type RobotAction = InstallAction | UpdateAppAction | RemoveAction | StartAction | StopAction;
+export type RobotAction = InstallAction | UpdateAppAction | AdoptAppAction | RemoveAction | StartAction | StopAction;
 export type Action = WebhookAction | RobotAction;
 export type ActionType = Action['type'];
 
 export const WEBHOOK_ACTION_TYPES = ['create', 'adopt', 'update', 'enable', 'disable', 'delete'] as const;
-export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'remove', 'start', 'stop'] as const;
+export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'adopt_app', 'remove', 'start', 'stop'] as const;
 
 export interface UnmanagedWebhook {
   id: string;

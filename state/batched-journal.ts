@@ -50,6 +50,15 @@ export function batchedJournal(write: (state: StateFile) => Promise<StateFile>, 
       else if (pending > 0) arm();
     });
   }
+  /** Until everything recorded so far is stored: the write in flight may predate the last record. */
+  async function settle(): Promise<void> {
+    for (;;) {
+      while (flushing) await flushing;
+      if (failure) throw failure.error;
+      if (pending === 0) return;
+      flush();
+    }
+  }
 
   return {
     record: async (_change: StateChange, next: StateFile): Promise<void> => {
@@ -58,6 +67,12 @@ export function batchedJournal(write: (state: StateFile) => Promise<StateFile>, 
       pending += 1;
       if (pending >= maxPending) flush();
       else arm();
+    },
+    recordNow: async (_change: StateChange, next: StateFile): Promise<void> => {
+      if (failure) throw failure.error;
+      latest = next;
+      pending += 1;
+      await settle();
     },
     close: async (): Promise<StateFile> => {
       disarm();

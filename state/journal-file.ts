@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../lib/errors.js';
 import { applyInPlace, copyState, type StateChange } from './journal.js';
-import { STATE_VERSION, type StateFile } from './types.js';
+import { STATE_VERSION, type AppRecord, type StateFile } from './types.js';
 
 // The local state's journal, `<state>.journal`: JSON lines. The first is a
 // header naming the state it continues (lineage and serial); each next one is
@@ -102,9 +102,15 @@ function asChange(v: unknown, path: string, n: number): StateChange {
   if (!webhook && !app) throw damaged(path, n, 'not a webhook or app record');
   return webhook
     ? { webhook: c.webhook as string, record: r ? { id: r.id as string, specHash: r.specHash as string } : null }
-    : { robot: c.robot as string, app: c.app as string, record: r ? { source: r.source as string | null, path: r.path as string | null, sha: r.sha as string | null } : null };
+    : { robot: c.robot as string, app: c.app as string, record: r ? appRecordOf(r) : null };
 }
 
 function damaged(path: string, line: number, what: string): UserError {
   return new UserError(`the state journal ${path} is damaged at line ${line} (${what}); move it away to go on (robotctl would then re-adopt identical webhooks)`);
+}
+
+function appRecordOf(r: Record<string, unknown>): AppRecord {
+  const record: AppRecord = { source: r.source as string | null, path: r.path as string | null, sha: r.sha as string | null };
+  if (r.intent === 'install') record.intent = 'install';
+  return record;
 }

@@ -17,6 +17,12 @@ export type StateChange =
  */
 export interface StateJournal {
   record(change: StateChange, next: StateFile): Promise<void>;
+  /**
+   * `record`, stored before it resolves on every backend (a remote backend's
+   * batch window is not waited for): an intent that must outlive a kill -9
+   * between it and the request it announces.
+   */
+  recordNow(change: StateChange, next: StateFile): Promise<void>;
   close(): Promise<StateFile>;
 }
 

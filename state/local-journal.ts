@@ -79,14 +79,17 @@ export function localJournal(statePath: string, base: StateFile): StateJournal {
     });
   };
 
+  const record = (change: StateChange, next: StateFile): Promise<void> => {
+    latest = next;
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ line: `${JSON.stringify(change)}\n`, resolve, reject });
+      kick();
+    });
+  };
   return {
-    record: (change: StateChange, next: StateFile): Promise<void> => {
-      latest = next;
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ line: `${JSON.stringify(change)}\n`, resolve, reject });
-        kick();
-      });
-    },
+    record,
+    // Every record here is on disk before it resolves already.
+    recordNow: record,
     close: async (): Promise<StateFile> => {
       while (draining) await draining;
       const handle = fh;

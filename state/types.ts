@@ -15,6 +15,14 @@ export interface AppRecord {
   source: string | null;
   path: string | null;
   sha: string | null;
+  /**
+   * `install`: an intent, stored before the install request is sent and
+   * replaced once the install is confirmed. It never reads as installed: it
+   * only says that an app of this name found on the robot is this file's
+   * (adopted, or removed once robot.yaml drops it), so a kill between the
+   * request and its record leaves no orphan.
+   */
+  intent?: 'install';
 }
 
 export interface RobotRecord {

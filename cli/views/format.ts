@@ -35,7 +35,7 @@ export function duration(ms: number): string {
 
 const PAST: Record<Action['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
-  install: 'install', update_app: 'update', remove: 'remove', start: 'start', stop: 'stop',
+  install: 'install', update_app: 'update', adopt_app: 'adopt', remove: 'remove', start: 'start', stop: 'stop',
 };
 
 /** Where an action happens, as the progress lines name it: `webhooks.NAME` or `robots.NAME`. */

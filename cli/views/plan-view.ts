@@ -36,7 +36,7 @@ type Paint = (s: string) => string;
 type Painter = (s: string, t: Action['type'] | 'gray') => string;
 const SYMBOL: Record<Action['type'], string> = {
   create: '+', adopt: '>', update: '~', enable: '~', disable: '~', delete: '-',
-  install: '+', update_app: '~', remove: '-', start: '~', stop: '~',
+  install: '+', update_app: '~', adopt_app: '>', remove: '-', start: '~', stop: '~',
 };
 const VERB: Record<WebhookAction['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
@@ -153,6 +153,7 @@ function robotText(a: RobotAction): string {
   switch (a.type) {
     case 'install': return `install ${a.app} from ${a.record.source ?? a.record.path ?? '?'}`;
     case 'update_app': return `update_app ${a.app}${a.cause === 'source' ? ` from ${a.record.source ?? a.record.path ?? '?'}` : ''}`;
+    case 'adopt_app': return `adopt ${a.app} (its install was asked for, its outcome not recorded)`;
     case 'remove': return `remove ${a.app}`;
     case 'start': return `start ${a.app}`;
     case 'stop': return `stop ${a.app}`;

@@ -99,6 +99,8 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
         await daemon.install(action.info, { signal });
       }
       return installed(daemon, action, signal);
+    case 'adopt_app':
+      return { result: {}, detail: '' }; // found installed at plan time: only the state changes
     case 'remove':
       await removeQuietly(daemon, action.app, signal);
       return { result: {}, detail: '' };

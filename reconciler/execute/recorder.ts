@@ -1,6 +1,6 @@
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
-import { changeOf } from '../state-transition.js';
+import { changeOf, intentOf } from '../state-transition.js';
 import { applyInPlace, copyState, type StateJournal } from '../../state/journal.js';
 
 // Every successful action's change to the state, applied to this recorder's
@@ -35,6 +35,14 @@ export class StateRecorder {
     const tracked = run.catch(() => {}).finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
     await run;
+  }
+
+  /** Before `action` is sent: its intent (an install's), stored on every backend before this resolves. */
+  async intent(action: Action): Promise<void> {
+    const change = intentOf(action);
+    if (change === null) return;
+    applyInPlace(this.current, change);
+    await this.journal?.recordNow(change, this.current);
   }
 
   /** After the last record: store everything, and return the state as stored. */

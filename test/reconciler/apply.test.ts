@@ -67,7 +67,11 @@ t.test('apply through the drivers', async (t) => {
     t.equal(listed.length, 2);
     t.equal(listed.find((h) => h.url === 'https://example.org/b')?.disabled, true);
     const state = await readState(statePath);
-    t.equal(state.serial, 4, 'two creates and two installs, one write each');
+    // Two creates, two installs and each install's intent before it is sent:
+    // six records; the hub and the robot finish at once, so two records may
+    // share one write (group commit).
+    t.ok(state.serial >= 5 && state.serial <= 6, `six records in ${state.serial} writes`);
+    t.notOk(Object.values(state.robots.desk?.apps ?? {}).some((a) => a.intent), 'no intent left once the installs are confirmed');
     t.same(Object.keys(state.webhooks).sort(), ['a', 'b']);
     t.same(Object.keys(state.robots.desk?.apps ?? {}).sort(), ['other_app', 'quiet_app']);
     t.notOk(readFileSync(statePath, 'utf8').includes(SECRET), 'no secret in the state');

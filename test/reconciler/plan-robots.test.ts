@@ -26,6 +26,12 @@ const both = { apps: [hello, other], active: 'hello_app', robots: [{ name: 'desk
 const at = (app: string, robot = 'desk'): string => `robots.${robot}.apps.${app}`;
 const running = (spec = hello, st: 'running' | 'starting' | 'done' | 'error' | 'stopping' = 'running') => ({ app: installedOf(spec), state: st });
 const converged = { desk: robotObs([installedOf(hello), installedOf(other)], running()) };
+/** A state whose desk records `apps` as install intents only (other_app, where not named, as installed). */
+const intentState = (apps: string[]): StateFile => {
+  const s = state({ apps: { desk: { other_app: other } } });
+  for (const a of apps) (s.robots.desk as StateFile['robots'][string]).apps[a] = { source: `https://huggingface.co/spaces/alice/${a}`, path: null, sha: null, intent: 'install' };
+  return s;
+};
 
 const cases: Case[] = [
   { name: 'fresh robot: install everything, then start the active app', desired: config(both), observed: observation({ robots: { desk: robotObs() } }),
@@ -117,6 +123,22 @@ const cases: Case[] = [
     opts: { targets: ['robots.r2'] }, expect: [`install ${at('hello_app', 'r2')}`, `install ${at('other_app', 'r2')}`, `start ${at('hello_app', 'r2')}`] },
   { name: 'emptying every robot needs allowEmpty: allowed', desired: config({ robots: [{ name: 'desk' }] }), observed: observation({ robots: { desk: robotObs([installedOf(hello)]) } }),
     state: state({ apps: { desk: { hello_app: hello } } }), opts: { allowEmpty: true }, expect: [`remove ${at('hello_app')}`] },
+  // Issue 29.4: an install is recorded as an intent before it is sent; a kill leaves only that.
+  { name: 'an intent record and the app found installed: adopted (nothing sent), then owned', desired: config(both),
+    observed: observation({ robots: converged }), state: intentState(['hello_app']),
+    expect: [`adopt_app ${at('hello_app')}`], check: (t, p) => { t.same((p.actions[0] as { record?: unknown }).record, { source: hello.source, path: null, sha: null }, 'recorded without the intent'); } },
+  { name: 'an intent record, the app found installed, robot.yaml dropped it: removed like any app of this file', desired: config({ apps: [other], active: 'other_app', robots: [{ name: 'desk' }] }),
+    observed: observation({ robots: { desk: robotObs([installedOf(hello), installedOf(other)], running(other)) } }), state: intentState(['hello_app']),
+    expect: [`remove ${at('hello_app')}`], check: (t, p) => { t.same(p.unmanaged.apps, [], 'not reported as left alone'); } },
+  { name: 'an intent record and the app not installed: it never reads as installed', desired: config(both),
+    observed: observation({ robots: { desk: robotObs([installedOf(other)]) } }), state: intentState(['hello_app']),
+    expect: [`install ${at('hello_app')}`, `start ${at('hello_app')}`] },
+  { name: 'an intent record, the app not installed and dropped from robot.yaml: kept (its install may still land), nothing to do', desired: config({ apps: [other], active: 'other_app', robots: [{ name: 'desk' }] }),
+    observed: observation({ robots: { desk: robotObs([installedOf(other)], running(other)) } }), state: intentState(['hello_app']),
+    expect: [] },
+  { name: 'an intent record and the app installed at another revision than the Space: updated, which records it', desired: config(both),
+    observed: observation({ robots: { desk: robotObs([installedOf(hello, { installed_sha: 'aaa' }), installedOf(other)], running(other)) }, spaces: { 'alice/hello_app': 'bbb' } }), state: intentState(['hello_app']),
+    expect: [`stop ${at('other_app')}`, `update_app ${at('hello_app')}`, `start ${at('hello_app')}`] },
 ];
 
 for (const c of cases) {

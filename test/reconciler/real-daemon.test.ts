@@ -68,7 +68,8 @@ t.test('the real daemon\'s plain 500 for an unknown app is "not installed", foun
   const err = await client.startApp('nope_app').then(() => null, (e: unknown) => e);
   t.ok(err instanceof DaemonError);
   t.match(err, { code: 'app_not_found', transient: false, message: /No app 'nope_app' is installed on the robot/ });
-  t.same(proxy.seen.map((s) => `${s.method} ${s.url}`), ['POST /api/apps/start-app/nope_app', 'GET /api/apps/list-available/installed'], 'one start, one list');
+  // The status read first: a stop in progress is waited for before a start (issue 29.5).
+  t.same(proxy.seen.map((s) => `${s.method} ${s.url}`), ['GET /api/apps/current-app-status', 'POST /api/apps/start-app/nope_app', 'GET /api/apps/list-available/installed'], 'one status read, one start, one list');
 });
 
 t.test('with the state lost, an app installed under the same name is adopted and updated in place, not reinstalled', async (t) => {

@@ -90,3 +90,21 @@ t.test('a failed commit fails the next record and close', async (t) => {
   await t.rejects(k.record(hook(2), applyChange(newState(), hook(2))), /belongs to another lineage/, 'a later record is refused once the write failed');
   await t.rejects(k.close(), /belongs to another lineage/);
 });
+
+t.test('recordNow (an install\'s intent) is stored before it resolves, with what was recorded before it', async (t) => {
+  const store = hubStore({ hub: client, repo: 'alice/batch-now' });
+  const writes = counted(store);
+  const clock = manualTimer();
+  const j = batchedJournal(writes.write, newState(), { maxPending: 100, setTimer: clock.setTimer });
+  let s = applyChange(newState(), hook(1));
+  await j.record(hook(1), s);
+  const intent: StateChange = { robot: 'r2', app: 'or2_app', record: { source: null, path: '/apps/or2_app', sha: null, intent: 'install' } };
+  s = applyChange(s, intent);
+  await j.recordNow(intent, s);
+  t.equal(writes.count(), 1, 'one write, without the timer');
+  const stored = await store.read();
+  t.same(stored?.robots.r2?.apps.or2_app, intent.record, 'the intent is in the stored state');
+  t.same(stored?.webhooks, s.webhooks, 'and the record made before it');
+  await j.close();
+  t.equal(writes.count(), 1, 'nothing left for close');
+});

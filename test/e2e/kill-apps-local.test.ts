@@ -1,0 +1,11 @@
+import t from 'tap';
+import { killMatrix } from './kill-apps.js';
+
+// The kill -9 matrix for apps (issue 29.4) on the local state file: see kill-apps.ts.
+
+t.test('kill -9 at every moment of app installs and removals, local state: 0 orphans, 0 duplicates', async (t) => {
+  const m = await killMatrix(t, '');
+  t.equal(m.rounds, 4, m.log.join('\n'));
+  t.same(m.orphans, [], '0 orphans');
+  t.same(m.duplicates, [], '0 duplicates');
+});
