@@ -12,6 +12,7 @@ import type { UnitEmitted } from './execute/machine.js';
 import { StateRecorder } from './execute/recorder.js';
 import { TerminalError } from './execute/errors.js';
 import { fenceOf, fencedDaemon, fencedHub } from './execute/fence.js';
+import { refuseOneRobotTwice } from './execute/one-robot-each.js';
 
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
@@ -56,6 +57,7 @@ export async function apply(
   signal: AbortSignal,
   onEvent: (e: ApplyEvent) => void = () => {},
 ): Promise<ApplyResult> {
+  await refuseOneRobotTwice(plan, config, deps.daemon, signal);
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
   const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state);
   const fence = deps.locks && deps.locks.length > 0 ? fenceOf(deps.locks) : null;

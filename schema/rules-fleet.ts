@@ -1,5 +1,6 @@
 import { entries, has, httpUrlProblem, record, undeclaredApp, type Data } from './rules-util.js';
 import type { Finding, Segment } from './yaml-doc.js';
+import { daemonKey } from './daemon-url.js';
 
 // Fleet rules: active app, per-robot overrides, rollout and receiver, all of
 // which refer to declared app names.
@@ -11,7 +12,7 @@ export function fleetFindings(root: Data): Finding[] {
     found.push({ path: ['active'], message: undeclaredApp(root.active, apps) });
   }
   for (const [name, robot] of entries(root.robots)) found.push(...robotFindings(name, robot, root, apps));
-  found.push(...rolloutFindings(root), ...receiverFindings(root, apps));
+  found.push(...sharedDaemonFindings(root), ...rolloutFindings(root), ...receiverFindings(root, apps));
   return found;
 }
 
@@ -41,6 +42,24 @@ function robotFindings(name: string, robot: Data, root: Data, apps: string[]): F
       path, at: 'key',
       message: `the fleet's active app '${root.active}' is not among this robot's apps; add it to apps or set active for this robot`,
     });
+  }
+  return found;
+}
+
+/** Two robots whose URLs name one daemon: one finding at each URL, naming the other robot. */
+function sharedDaemonFindings(root: Data): Finding[] {
+  const first = new Map<string, string>();
+  const named = new Set<string>();
+  const found: Finding[] = [];
+  for (const [name, robot] of entries(root.robots)) {
+    const key = typeof robot.url === 'string' ? daemonKey(robot.url) : null;
+    if (key === null) continue;
+    const other = first.get(key);
+    if (other === undefined) { first.set(key, name); continue; }
+    const why = 'two robots on one daemon would each switch its app to their own';
+    if (!named.has(other)) found.push({ path: ['robots', other, 'url'], message: `names the same daemon as robots.${name}.url: ${why}` });
+    named.add(other);
+    found.push({ path: ['robots', name, 'url'], message: `names the same daemon as robots.${other}.url: ${why}` });
   }
   return found;
 }
