@@ -3,12 +3,12 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeHolder, isStale, LockError, type LockInfo } from './lock.js';
 import { StaleParent, type HubRepo } from './hub-repo.js';
-import { leaseSafeUntil, type HeldLock, type StoreLockOptions } from './store.js';
+import { LEASE_RENEW_FRACTION, leaseSafeUntil, type HeldLock, type StoreLockOptions } from './store.js';
 
 // A lock in a hub repo is a lease: a file naming the holder (pid, host,
 // operation) and when the lease ends. It is taken and renewed with
 // parent_commit, so of two takers exactly one wins; it is renewed every
-// third of its length while held and taken over once it has expired (or at
+// quarter of its length while held and taken over once it has expired (or at
 // once when its holder is a dead process of this host). A holder that finds
 // the lease no longer its own has lost it: `lost` aborts.
 
@@ -101,7 +101,7 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     // A failed renewal is tried again next tick; past the expiry the lease is lost.
     if (now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
   };
-  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(o.ttlMs / 3)));
+  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(o.ttlMs / LEASE_RENEW_FRACTION)));
   timer.unref();
   return {
     info: lease,

@@ -23,7 +23,7 @@ export interface HubStoreOptions {
   repo: string;
   /** The state file in the repo (default state.json). */
   path?: string;
-  /** Lease length (default 10 s); renewed every third of it. */
+  /** Lease length (default 10 s); renewed every quarter of it. */
   leaseMs?: number;
 }
 

@@ -22,7 +22,7 @@ export interface PostgresStoreOptions {
   env: NodeJS.ProcessEnv;
   table?: string;
   key?: string;
-  /** Lease length (default 10 s); renewed every third of it. */
+  /** Lease length (default 10 s); renewed every quarter of it. */
   leaseMs?: number;
 }
 

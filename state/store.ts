@@ -46,17 +46,24 @@ export interface HeldLock {
   readonly lost: AbortSignal;
   /**
    * Until when (ms since the epoch, this machine's clock) a new hub, robot or
-   * state write is safe: the lease's end less a margin of a third of its
-   * length (a renewal is due every third). Infinity for a lock that lasts as
+   * state write is safe: the lease's end less a margin of a quarter of its
+   * length (a renewal is due every quarter). Infinity for a lock that lasts as
    * long as its holder lives (a lock file); 0 once lost.
    */
   safeUntil(): number;
   release(): Promise<void>;
 }
 
-/** The lease's end less the margin (a third of its length), 0 once lost: HeldLock.safeUntil of a lease. */
+/**
+ * A lease is renewed every quarter of its length and a write needs a quarter
+ * left: a renewal may come half a lease late (a loaded machine, commits that
+ * contend) before writes stop.
+ */
+export const LEASE_RENEW_FRACTION = 4;
+
+/** The lease's end less the margin (a quarter of its length), 0 once lost: HeldLock.safeUntil of a lease. */
 export function leaseSafeUntil(expires: number, ttlMs: number, lost: AbortSignal): number {
-  return lost.aborted ? 0 : expires - ttlMs / 3;
+  return lost.aborted ? 0 : expires - ttlMs / LEASE_RENEW_FRACTION;
 }
 
 export interface StateStore {

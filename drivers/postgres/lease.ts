@@ -6,7 +6,7 @@ import { connect, type PgTarget } from './connect.js';
 // A lock in PostgreSQL is a session advisory lock plus a lease row. The
 // advisory lock, on a connection of its own, frees itself when its holder
 // dies (the server closes the session). The lease row (`<table>_locks`:
-// token, expires_at, renewed every third of the lease by that connection)
+// token, expires_at, renewed every quarter of the lease by that connection)
 // covers a holder that is alive but frozen (SIGSTOP, a stalled VM): once its
 // lease has expired by the server's clock, a taker ends that holder's session
 // (pg_terminate_backend), which frees the advisory lock, and takes it. The
@@ -94,7 +94,7 @@ export async function tryLease(target: PgTarget, t: LeaseTable, info: unknown, t
       if (Date.now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
     }
   };
-  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(ttlMs / 3)));
+  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(ttlMs / 4)));
   timer.unref();
   lost.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   let released = false;
