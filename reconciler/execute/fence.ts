@@ -35,37 +35,33 @@ export function fenceOf(locks: HeldLock[], now: () => number = Date.now): Fence 
   };
 }
 
-/** `fn` with a fence check before it is called. */
-function guarded<A extends unknown[], R>(fence: Fence, what: string, fn: (...a: A) => Promise<R>): (...a: A) => Promise<R> {
-  return async (...a: A): Promise<R> => {
-    fence.check(what);
-    return fn(...a);
-  };
+/** `client` with a fence check before each method named in `writes` (its value names the write for the message). */
+function fenced<T extends object>(client: T, fence: Fence, writes: { [K in keyof T]?: string }): T {
+  const out: T = { ...client };
+  for (const key of Object.keys(writes) as (keyof T)[]) {
+    const fn = client[key] as unknown as (...a: unknown[]) => Promise<unknown>;
+    const what = writes[key] ?? String(key);
+    (out as Record<keyof T, unknown>)[key] = async (...a: unknown[]): Promise<unknown> => {
+      fence.check(what);
+      return fn.apply(client, a);
+    };
+  }
+  return out;
 }
 
 /** The hub client with a fence check before each webhook write. */
 export function fencedHub(hub: HubClient, fence: Fence): HubClient {
-  const guard = <A extends unknown[], R>(what: string, fn: (...a: A) => Promise<R>) => guarded(fence, what, fn);
-  return {
-    ...hub,
-    createWebhook: guard('create a webhook', hub.createWebhook.bind(hub)),
-    updateWebhook: guard('update a webhook', hub.updateWebhook.bind(hub)),
-    enableWebhook: guard('enable a webhook', hub.enableWebhook.bind(hub)),
-    disableWebhook: guard('disable a webhook', hub.disableWebhook.bind(hub)),
-    deleteWebhook: guard('delete a webhook', hub.deleteWebhook.bind(hub)),
-  };
+  return fenced(hub, fence, {
+    createWebhook: 'create a webhook', updateWebhook: 'update a webhook', enableWebhook: 'enable a webhook',
+    disableWebhook: 'disable a webhook', deleteWebhook: 'delete a webhook',
+  });
 }
 
 /** The daemon client with a fence check before each robot write. */
 export function fencedDaemon(daemon: DaemonClient, fence: Fence): DaemonClient {
-  const guard = <A extends unknown[], R>(what: string, fn: (...a: A) => Promise<R>) => guarded(fence, what, fn);
-  return {
-    ...daemon,
-    install: guard('install an app', daemon.install.bind(daemon)),
-    remove: guard('remove an app', daemon.remove.bind(daemon)),
-    update: guard('update an app', daemon.update.bind(daemon)),
-    startApp: guard('start an app', daemon.startApp.bind(daemon)),
-    stopCurrentApp: guard('stop an app', daemon.stopCurrentApp.bind(daemon)),
-    restartCurrentApp: guard('restart an app', daemon.restartCurrentApp.bind(daemon)),
-  };
+  return fenced(daemon, fence, {
+    install: 'install an app', remove: 'remove an app', update: 'update an app',
+    startApp: 'start an app', stopCurrentApp: 'stop an app', restartCurrentApp: 'restart an app', setRobotName: 'rename the robot',
+    startUpdate: 'update the daemon', startUpdateFromRef: 'update the daemon', updateDaemon: 'update the daemon',
+  });
 }
