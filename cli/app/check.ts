@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { checkLayout, type AppLayout } from './rules.js';
-import { copySource, pip, temporaryVenv, VenvError, type Venv } from './venv.js';
+import { copySource, pip, temporaryVenv, VenvError, type Venv } from '../../lib/python-apps/check-venv.js';
 import { fail, info, ok } from './report.js';
-import { runProcess, tail } from './process.js';
+import { runProcess, tail } from '../../lib/python-apps/process.js';
 import { packageIndex, type IndexMode } from './package-index.js';
 import { packagePath } from '../../lib/paths.js';
 

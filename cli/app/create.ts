@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { ExitError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
-import { validateAppName } from './names.js';
+import { validateAppName } from '../../lib/python-apps/names.js';
 import { TEMPLATES, writeTemplate, type TemplateName } from './template.js';
 import { errorLine, ok } from './report.js';
 

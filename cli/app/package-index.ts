@@ -1,4 +1,4 @@
-import { pythonCommand, runProcess } from './process.js';
+import { pythonCommand, runProcess } from '../../lib/python-apps/process.js';
 
 // Whether `app check` installs an app with its dependencies from the package
 // index (as the real assistant does) or offline with robotctl's reachy_mini

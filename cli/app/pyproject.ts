@@ -1,4 +1,4 @@
-import { pythonCommand, runProcess, tail } from './process.js';
+import { pythonCommand, runProcess, tail } from '../../lib/python-apps/process.js';
 
 // pyproject.toml is parsed by Python's own tomllib (3.11+; pip's vendored
 // tomli on 3.10) rather than a TOML subset parser written here: it is the

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ExitError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
-import { className } from './names.js';
+import { className } from '../../lib/python-apps/names.js';
 import { readPyproject, PyprojectError, tomlGet, isTable, type Toml } from './pyproject.js';
 import { checkReadme } from './readme.js';
 import { fail, info, ok } from './report.js';

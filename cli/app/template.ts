@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packagePath } from '../../lib/paths.js';
-import { className, displayTitle } from './names.js';
+import { className, displayTitle } from '../../lib/python-apps/names.js';
 
 export const TEMPLATES = ['default', 'conversation'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];

@@ -66,9 +66,9 @@ function waitForSignal(io: Io): Promise<string> {
  * any app is installed or started, when it is missing and how to fix it.
  */
 async function warnOfflineWithoutWheel(io: Io, offline: boolean): Promise<void> {
-  const { findWheelFile, wheelMissing } = await import('../../runtime/daemon/apps/wheel-file.js');
+  const { findWheelFile, wheelMissing } = await import('../../lib/python-apps/wheel-file.js');
   if (findWheelFile(io.env)) return;
-  const { indexModeCache } = await import('../../runtime/daemon/apps/package-index.js');
+  const { indexModeCache } = await import('../../lib/python-apps/package-index.js');
   const warn = (why: string): void => io.err(`Warning: offline (${why}): ${wheelMissing(io.env)}\n`);
   const known = offline ? '--offline' : /^(1|true|yes|on)$/i.test(io.env.PIP_NO_INDEX ?? '') ? 'PIP_NO_INDEX is set' : null;
   if (known) return warn(known);

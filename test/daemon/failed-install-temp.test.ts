@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { DaemonError } from '../../drivers/daemon/errors.js';
-import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
+import { ensureVenv } from '../../lib/python-apps/apps-venv.js';
 import { bin } from '../helpers/cli.js';
 import { BODIES, makeApp, treeFiles } from '../helpers/python-apps.js';
 import { embeddedHub } from '../helpers/servers.js';

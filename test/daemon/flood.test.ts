@@ -1,6 +1,6 @@
 import t from 'tap';
 import { join } from 'node:path';
-import { CUT_NOTE, lineSplitter, MAX_LINE_BYTES } from '../../runtime/daemon/apps/line-splitter.js';
+import { CUT_NOTE, lineSplitter, MAX_LINE_BYTES } from '../../lib/python-apps/line-splitter.js';
 import { LogRing } from '../../runtime/daemon/apps/log-ring.js';
 import { closePair, daemonPair, makeApp, until } from './helpers.js';
 

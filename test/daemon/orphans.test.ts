@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
-import { runCommand } from '../../runtime/daemon/apps/run.js';
+import { runCommand } from '../../lib/python-apps/run.js';
 import { bin } from '../helpers/cli.js';
 import { alive, closePair, daemonPair, makeApp, until } from './helpers.js';
 

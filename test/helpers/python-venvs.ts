@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { packagePath } from '../../lib/paths.js';
-import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
+import { ensureVenv } from '../../lib/python-apps/apps-venv.js';
 import { acquireLock, LockError } from '../../state/lock.js';
-import { temporaryVenv } from '../../cli/app/venv.js';
+import { temporaryVenv } from '../../lib/python-apps/check-venv.js';
 
 // Python virtual environments cost up to 100 s to build on a loaded 2-core
 // machine, so they are built once and shared by every test file and run:

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { venvFailure } from '../../lib/venv-failure.js';
-import { ensureVenv } from '../../runtime/daemon/apps/venv.js';
-import { temporaryVenv } from '../../cli/app/venv.js';
+import { venvFailure } from '../../lib/python-apps/venv-failure.js';
+import { ensureVenv } from '../../lib/python-apps/apps-venv.js';
+import { temporaryVenv } from '../../lib/python-apps/check-venv.js';
 
 // `python -m venv` ended by a signal (Ctrl-C, a stopping daemon) says it was
 // interrupted and names the signal; only a real failure suggests

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CommandError, runCommand, type RunOptions } from './run.js';
+import { CommandError, runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 
 // The build step of `pip install --no-build-isolation <folder>` on its own:
 // the source's PEP 517 build backend (pyproject.toml's build-system, the

@@ -2,23 +2,21 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pthDirs } from './entry-points.js';
+import { normName } from '../../../lib/python-apps/names.js';
 
 // The dependencies an installed app declares that the apps environment
 // lacks: what pip must install next to it, or, offline, what the job log
 // names when they cannot be found.
 
-const norm = (n: string): string => n.toLowerCase().replace(/[-_.]+/g, '_');
 
 async function distNames(dir: string): Promise<Set<string>> {
   const out = new Set<string>();
   if (!existsSync(dir)) return out;
   for (const d of await readdir(dir)) {
-    if (d.endsWith('.dist-info') || d.endsWith('.egg-info')) out.add(norm(d.replace(/\.(dist|egg)-info$/, '').replace(/-[^-]*$/, '')));
+    if (d.endsWith('.dist-info') || d.endsWith('.egg-info')) out.add(normName(d.replace(/\.(dist|egg)-info$/, '').replace(/-[^-]*$/, '')));
   }
   return out;
 }
-
-export const normName = norm;
 
 /** Requires-Dist requirements (without extras-only ones) of the distributions in dir. */
 async function required(dir: string): Promise<{ name: string; spec: string }[]> {
@@ -41,5 +39,5 @@ export async function missingRequirements(versionDir: string, sitePackages: stri
     for (const n of await distNames(dir)) have.add(n);
   }
   const seen = new Set<string>();
-  return (await required(versionDir)).filter((r) => !have.has(norm(r.name)) && !seen.has(r.spec) && seen.add(r.spec));
+  return (await required(versionDir)).filter((r) => !have.has(normName(r.name)) && !seen.has(r.spec) && seen.add(r.spec));
 }

@@ -1,10 +1,11 @@
 import { copyTree } from '../../../lib/copy-tree.js';
-import { stagingCopy } from './files.js';
+import { stagingCopy } from '../../../lib/python-apps/files.js';
 import { sharedInstall } from './installed-tree.js';
-import { missingRequirements, normName } from './deps.js';
-import type { IndexMode } from './package-index.js';
-import { pipEnv, runCommand } from './run.js';
-import { sdkDir, sdkIsStandIn, type Venv } from './venv.js';
+import { missingRequirements } from './deps.js';
+import { normName } from '../../../lib/python-apps/names.js';
+import type { IndexMode } from '../../../lib/python-apps/package-index.js';
+import { pipEnv, runCommand } from '../../../lib/python-apps/run.js';
+import { sdkDir, sdkIsStandIn, type Venv } from '../../../lib/python-apps/apps-venv.js';
 import { wheelFor } from './wheel-cache.js';
 
 // An app's declared dependencies go into the apps venv next to it, as the

@@ -5,9 +5,9 @@ import { copyTree } from '../../../lib/copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWheel } from './build-wheel.js';
-import { pruneStale } from './files.js';
+import { pruneStale } from '../../../lib/python-apps/files.js';
 import { startPipEarly } from './pip-early.js';
-import { runCommand, type RunOptions } from './run.js';
+import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 import { sourceKey } from './wheel-cache.js';
 
 // Every robot of a fleet installs the same app source (one Space revision),

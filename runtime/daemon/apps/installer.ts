@@ -3,19 +3,19 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import type { AppInfo } from '../../../lib/wire/daemon.js';
-import { stagingCopy, treeHash } from './files.js';
+import { stagingCopy, treeHash } from '../../../lib/python-apps/files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { checkAppName, confined } from './names.js';
 import { installDependencies, modeFlags } from './install-deps.js';
-import type { IndexMode } from './package-index.js';
-import { pipEnv } from './run.js';
+import type { IndexMode } from '../../../lib/python-apps/package-index.js';
+import { pipEnv } from '../../../lib/python-apps/run.js';
 import { customAppUrl } from './custom-url.js';
 import { installSource } from './installed-tree.js';
 import type { SpaceSnapshot, SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
-import type { Venv } from './venv.js';
+import type { Venv } from '../../../lib/python-apps/apps-venv.js';
 
 // Installs never touch the working version until the new one is complete:
 // pip installs into a fresh version folder (`pip install --target`, or a copy

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { AppInfo, AppUpdateInfo } from '../../../lib/wire/daemon.js';
 import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
-import { pipEnv, runCommand } from './run.js';
+import { pipEnv, runCommand } from '../../../lib/python-apps/run.js';
 import type { SpaceSnapshot } from './space-source.js';
 import type { AppStore } from './store.js';
 

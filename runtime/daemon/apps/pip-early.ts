@@ -1,4 +1,4 @@
-import { runCommand, type RunOptions } from './run.js';
+import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 
 // `python -m pip install …` spends most of its CPU importing pip (about
 // 0.6–1.0 s; the install of a small wheel itself is a few milliseconds,

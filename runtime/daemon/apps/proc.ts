@@ -1,30 +1,10 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { MARKER_VAR } from '../../../lib/python-apps/marker.js';
 
 // What /proc says about processes: a process is identified by its pid AND
 // its start time (pids are reused), and everything a daemon spawns carries
-// the daemon's marker in its environment, which a child keeps through
-// setsid, double forks and re-parenting to init. Linux only; elsewhere every
-// reader answers "unknown" and only process groups are used.
-
-export const MARKER_VAR = 'ROBOTCTL_DAEMON_INSTANCE';
-
-/** The daemon markers (the part before the first '/') this process has spawned a command or an app under. */
-const spawnedUnder = new Set<string>();
-
-/** The environment a spawned process gets to carry marker; notes that this process spawned under it. */
-export function markerEnv(marker: string): Record<string, string> {
-  spawnedUnder.add(marker.split('/', 1)[0] ?? marker);
-  return { [MARKER_VAR]: marker };
-}
-
-/**
- * Whether this process ever spawned anything under the daemon marker: a
- * daemon that never ran pip or an app has nothing to kill at close and skips
- * the scan of every process's environment (1,000 simulated robots closing).
- */
-export function spawnedAny(marker: string): boolean {
-  return spawnedUnder.has(marker.split('/', 1)[0] ?? marker);
-}
+// the daemon's marker in its environment (lib/python-apps/marker.ts). Linux
+// only; elsewhere every reader answers "unknown" and only process groups are used.
 
 export interface ProcInfo {
   pid: number;

@@ -1,7 +1,8 @@
-import { killAll, markerEnv, procInfo, type Sweep } from './proc.js';
+import { killAll, procInfo, type Sweep } from './proc.js';
+import { markerEnv } from '../../../lib/python-apps/marker.js';
 import { launch, type Launched } from './launcher.js';
 import { sweepSoon } from './sweeper.js';
-import { splitLines } from './line-splitter.js';
+import { splitLines } from '../../../lib/python-apps/line-splitter.js';
 
 // One app process: `<python> -u -m <pkg>.main`, started by the launcher
 // (launcher.ts) in its own process group (detached) and carrying its own

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdir, rm } from 'node:fs/promises';
 import { atomicWrite } from '../../../lib/atomic-write.js';
-import { readJson } from './files.js';
+import { readJson } from '../../../lib/python-apps/files.js';
 import { killAll, procInfo, sameProcessAlive } from './proc.js';
 
 // The daemon's durable note of what it runs (<appsDir>/running.json): itself

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppInfo } from '../../../lib/wire/daemon.js';
-import { readJson } from './files.js';
+import { readJson } from '../../../lib/python-apps/files.js';
 import { atomicWrite } from '../../../lib/atomic-write.js';
 import { checkAppName, confined } from './names.js';
 import { scanEntryPoints, type EntryPoint } from './entry-points.js';

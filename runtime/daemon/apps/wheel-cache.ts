@@ -3,8 +3,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pruneStale, treeHash } from './files.js';
-import { runCommand, type RunOptions } from './run.js';
+import { pruneStale, treeHash } from '../../../lib/python-apps/files.js';
+import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 
 // Building a wheel (setuptools) is most of an install's CPU, and the same
 // source is installed again and again (apps and the SDK stand-in mostly go

@@ -29,3 +29,8 @@ export function className(pkg: string): string {
 export function displayTitle(pkg: string): string {
   return pkg.split('_').map(capitalize).join(' ');
 }
+
+/** A distribution name as pip compares them (PEP 503, with `_` for the separator): `Reachy-Mini` → `reachy_mini`. */
+export function normName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '_');
+}

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pythonCommand, runProcess, tail, type ProcessResult } from './process.js';
-import { findWheelFile, WHEEL_FIX } from '../../runtime/daemon/apps/wheel-file.js';
-import { venvFailure } from '../../lib/venv-failure.js';
+import { findWheelFile, WHEEL_FIX } from './wheel-file.js';
+import { venvFailure } from './venv-failure.js';
 
 export class VenvError extends Error {}
 

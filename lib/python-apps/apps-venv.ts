@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { normName } from './deps.js';
+import { normName } from './names.js';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { copyTree } from '../../../lib/copy-tree.js';
+import { copyTree } from '../copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packagePath } from '../../../lib/paths.js';
+import { packagePath } from '../paths.js';
 import { pruneStale, readJson, stagingCopy, treeHash } from './files.js';
-import { atomicWrite } from '../../../lib/atomic-write.js';
+import { atomicWrite } from '../atomic-write.js';
 import { CommandError, runCommand } from './run.js';
 import { findWheelFile, wheelMissing } from './wheel-file.js';
-import { venvFailure } from '../../../lib/venv-failure.js';
+import { venvFailure } from './venv-failure.js';
 
 export { findWheelFile } from './wheel-file.js';
 

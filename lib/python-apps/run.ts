@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { markerEnv } from './proc.js';
+import { markerEnv } from './marker.js';
 import { splitLines } from './line-splitter.js';
-import { installEnvironment } from '../../../lib/app-env.js';
+import { installEnvironment } from '../app-env.js';
 
 // Run a command (python, pip) to completion, streaming its output line by
 // line; a non-zero exit rejects with the last lines so the job log explains it.
