@@ -1,15 +1,12 @@
 import { join } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { checkLayout, type AppLayout } from './rules.js';
-import { copySource, pip, temporaryVenv, VenvError, type Venv } from '../../lib/python-apps/check-venv.js';
+import { pip, temporaryVenv, VenvError, type CheckVenv } from '../../lib/python-apps/check-venv.js';
+import { copySource } from '../../lib/python-apps/files.js';
 import { fail, info, ok } from './report.js';
 import { runProcess, tail } from '../../lib/python-apps/process.js';
-import { packageIndex, type IndexMode } from './package-index.js';
-import { packagePath } from '../../lib/paths.js';
-
-function standInDir(): string {
-  return packagePath('sdk', 'python');
-}
+import { packageIndex, type IndexMode } from '../../lib/python-apps/package-index.js';
+import { sdkDir } from '../../lib/python-apps/sdk.js';
 
 const REGISTERED = [
   'import sys',
@@ -17,11 +14,11 @@ const REGISTERED = [
   "sys.exit(0 if sys.argv[1] in [ep.name for ep in entry_points(group='reachy_mini_apps')] else 1)",
 ].join('\n');
 
-async function registered(venv: Venv, name: string): Promise<boolean> {
+async function registered(venv: CheckVenv, name: string): Promise<boolean> {
   return (await runProcess(venv.python, ['-c', REGISTERED, name], { env: venv.env })).code === 0;
 }
 
-async function installApp(app: AppLayout, venv: Venv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
+async function installApp(app: AppLayout, venv: CheckVenv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
   const source = join(tmp, 'app');
   copySource(app.root, source);
   info(io, 'Installing the app in the temporary virtual environment...');
@@ -30,7 +27,7 @@ async function installApp(app: AppLayout, venv: Venv, tmp: string, mode: IndexMo
   if (installed.code !== 0) fail(io, `pip install of the app failed:\n${tail(installed.stderr || installed.stdout)}`);
 }
 
-async function installCycle(app: AppLayout, venv: Venv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
+async function installCycle(app: AppLayout, venv: CheckVenv, tmp: string, mode: IndexMode, io: Io): Promise<void> {
   await installApp(app, venv, tmp, mode, io);
   info(io, 'Checking that the app entrypoint is registered...');
   if (!(await registered(venv, app.name))) fail(io, `App '${app.name}' entrypoint is not registered correctly.`);
@@ -49,7 +46,7 @@ export async function checkApp(path: string, io: Io, opts: { offline?: boolean }
   if (!mode.online) info(io, `Offline (${mode.reason}): robotctl's reachy_mini stand-in meets the reachy-mini dependency.`);
   let temp: Awaited<ReturnType<typeof temporaryVenv>>;
   try {
-    temp = await temporaryVenv(io.env, { online: mode.online, standIn: mode.online ? null : standInDir() });
+    temp = await temporaryVenv(io.env, { online: mode.online, standIn: mode.online ? null : sdkDir() });
   } catch (err) {
     if (err instanceof VenvError) fail(io, err.message);
     throw err;

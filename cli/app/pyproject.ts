@@ -1,4 +1,5 @@
-import { pythonCommand, runProcess, tail } from '../../lib/python-apps/process.js';
+import { runProcess, tail } from '../../lib/python-apps/process.js';
+import { pythonCommand } from '../../lib/python-apps/python.js';
 
 // pyproject.toml is parsed by Python's own tomllib (3.11+; pip's vendored
 // tomli on 3.10) rather than a TOML subset parser written here: it is the

@@ -68,10 +68,10 @@ function waitForSignal(io: Io): Promise<string> {
 async function warnOfflineWithoutWheel(io: Io, offline: boolean): Promise<void> {
   const { findWheelFile, wheelMissing } = await import('../../lib/python-apps/wheel-file.js');
   if (findWheelFile(io.env)) return;
-  const { indexModeCache } = await import('../../lib/python-apps/package-index.js');
+  const { indexModeCache, indexSetting } = await import('../../lib/python-apps/package-index.js');
   const warn = (why: string): void => io.err(`Warning: offline (${why}): ${wheelMissing(io.env)}\n`);
-  const known = offline ? '--offline' : /^(1|true|yes|on)$/i.test(io.env.PIP_NO_INDEX ?? '') ? 'PIP_NO_INDEX is set' : null;
-  if (known) return warn(known);
+  const known = indexSetting(io.env, offline);
+  if (!('url' in known)) return warn(known.reason);
   void indexModeCache(io.env)().then((m) => { if (!m.online) warn(m.reason); });
 }
 

@@ -22,7 +22,7 @@ import { lockFolder, lockUpData } from '../up/session-lock.js';
 import { checkPorts, portsOf } from '../up/ports.js';
 import { robotctlCommand } from '../up/command-name.js';
 import { checkPython } from '../up/preflight.js';
-import { pythonCommand } from '../../lib/python-apps/process.js';
+import { pythonCommand } from '../../lib/python-apps/python.js';
 import { sessionToken } from '../up/token.js';
 import { EXIT } from '../exit-codes.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';

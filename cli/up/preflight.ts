@@ -2,7 +2,7 @@ import { UserError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
 import type { Config } from '../../schema/types.js';
 import { pythonNeeds, needsMessage } from '../../lib/python-apps/preflight.js';
-import { pythonCommand } from '../../lib/python-apps/process.js';
+import { pythonCommand } from '../../lib/python-apps/python.js';
 import { isLoopback } from './robots.js';
 
 // Before `up` starts anything (hub, robots, agent): can this machine install

@@ -1,30 +1,22 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { normName } from './names.js';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { copyTree } from '../copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packagePath } from '../paths.js';
 import { pruneStale, readJson, stagingCopy, treeHash } from './files.js';
 import { atomicWrite } from '../atomic-write.js';
-import { CommandError, runCommand } from './run.js';
-import { findWheelFile, wheelMissing } from './wheel-file.js';
-import { venvFailure } from './venv-failure.js';
+import { runCommand } from './run.js';
+import { wheelMissing } from './wheel-file.js';
+import { installWheelTool, makeVenv, type Venv } from './venv.js';
+import { sitePackagesOf, venvPython } from './python.js';
+import { sdkDir, sdkIsStandIn } from './sdk.js';
 
-export { findWheelFile } from './wheel-file.js';
-
-// The apps' one virtual environment, <appsDir>/venv. Creating one costs
-// seconds (python -m venv, then wheel and the SDK), so a finished template
-// keyed by the interpreter and the SDK's content hash is kept in os.tmpdir()
-// and copied (~50 ms); pip is always run as `python -m pip`, so the copied
-// scripts' shebangs never matter.
-
-export interface Venv {
-  dir: string;
-  python: string;
-  sitePackages: string;
-}
+// The daemon's apps share one virtual environment, <appsDir>/venv. Creating
+// one costs seconds (python -m venv, then wheel and the SDK), so a finished
+// template keyed by the interpreter and the SDK's content hash is kept in
+// os.tmpdir() and copied (~50 ms); pip is always run as `python -m pip`, so
+// the copied scripts' shebangs never matter.
 
 const MARKER = '.robotctl-venv.json';
 const pending = new Map<string, Promise<Venv>>();
@@ -33,29 +25,10 @@ export function venvDir(appsDir: string): string {
   return join(appsDir, 'venv');
 }
 
-export function sdkDir(): string {
-  return packagePath('sdk', 'python');
-}
-
-/** sdk/python is the stand-in when its distribution is named reachy-mini, like the real SDK. */
-export function sdkIsStandIn(): boolean {
-  const file = join(sdkDir(), 'pyproject.toml');
-  if (!existsSync(file)) return false;
-  const name = /^\s*name\s*=\s*["']([^"']+)["']/m.exec(readFileSync(file, 'utf8'))?.[1];
-  return name !== undefined && normName(name) === 'reachy_mini';
-}
-
-/** The SDK the venv gets at creation: none when sdk/python is the reachy-mini stand-in, installed only where needed (install-deps.ts). */
+/** The SDK the venv gets at creation: none when sdk/python is the reachy-mini stand-in, installed only where needed (runtime/daemon/apps/install-deps.ts). */
 async function sdkHash(): Promise<string> {
   if (sdkIsStandIn()) return 'standin-on-demand';
   return existsSync(join(sdkDir(), 'pyproject.toml')) ? (await treeHash(sdkDir())).slice(0, 16) : 'nosdk';
-}
-
-async function sitePackagesOf(dir: string): Promise<string> {
-  const lib = join(dir, 'lib');
-  const py = (await readdir(lib)).find((n) => n.startsWith('python'));
-  if (!py) throw new Error(`no lib/python* in ${dir}`);
-  return join(lib, py, 'site-packages');
 }
 
 async function installSdk(python: string, log: (l: string) => void, marker?: string): Promise<void> {
@@ -76,11 +49,9 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   const building = `${template}.build-${process.pid}-${Date.now()}`;
   log(`Creating the apps virtual environment with ${basePython} -m venv`);
   try {
-    await makeVenv(basePython, building, marker);
-    const python = join(building, 'bin', 'python');
-    const wheel = findWheelFile(env);
-    if (wheel) await runCommand(python, ['-m', 'pip', 'install', '--no-index', wheel], { onLine: log, marker });
-    else log(`Warning: ${wheelMissing(env)}`);
+    await makeVenv(basePython, [building], { marker });
+    const python = venvPython(building);
+    if (!(await installWheelTool(python, env, { onLine: log, marker }))) log(`Warning: ${wheelMissing(env)}`);
     await installSdk(python, log, marker);
     await atomicWrite(join(building, MARKER), JSON.stringify({ sdk, python: exe, version }));
   } catch (err) {
@@ -95,16 +66,6 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   return template;
 }
 
-async function makeVenv(basePython: string, dir: string, marker?: string): Promise<void> {
-  try {
-    await runCommand(basePython, ['-m', 'venv', dir], { marker });
-  } catch (err) {
-    const signal = err instanceof CommandError ? err.signal : null;
-    const detail = err instanceof CommandError && err.tail.length > 0 ? err.tail.slice(-3).join(' ') : (err as Error).message;
-    throw new Error(venvFailure(basePython, { signal, detail }));
-  }
-}
-
 async function create(appsDir: string, basePython: string, log: (l: string) => void, env: NodeJS.ProcessEnv, marker?: string): Promise<Venv> {
   const dir = venvDir(appsDir);
   const sdk = await sdkHash();
@@ -117,7 +78,7 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
     await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   }
-  const python = join(dir, 'bin', 'python');
+  const python = venvPython(dir);
   const note = (await readJson(join(dir, MARKER))) as { sdk?: string } | null;
   if (note?.sdk !== sdk) {
     log('Updating the app SDK in the apps virtual environment');
@@ -142,5 +103,5 @@ export function ensureVenv(appsDir: string, basePython: string, log: (l: string)
 export async function existingVenv(appsDir: string): Promise<Venv | null> {
   const dir = venvDir(appsDir);
   if (!existsSync(join(dir, MARKER))) return null;
-  return { dir, python: join(dir, 'bin', 'python'), sitePackages: await sitePackagesOf(dir) };
+  return { dir, python: venvPython(dir), sitePackages: await sitePackagesOf(dir) };
 }

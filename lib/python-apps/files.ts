@@ -1,21 +1,28 @@
 import { createHash } from 'node:crypto';
+import { cpSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 
 // File helpers for installs: clean staging copies (pip builds in-tree, so we
-// never build inside a user's folder), content hashes, atomic writes.
+// never build inside a user's folder), content hashes, caches in the temp folder.
 
+// By-products of earlier builds and local environments never go to pip.
 const SKIP = new Set(['__pycache__', 'build', 'dist', '.git', '.venv', 'venv', 'node_modules', '.mypy_cache', '.pytest_cache']);
 
 function skipped(name: string): boolean {
   return SKIP.has(name) || name.endsWith('.egg-info');
 }
 
+/** Copy an app's source to dest (which must not exist) without its by-products, for pip to build there. */
+export function copySource(root: string, dest: string): void {
+  cpSync(root, dest, { recursive: true, filter: (src) => src === root || !skipped(basename(src)) });
+}
+
 export async function stagingCopy(src: string, prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), `robotctl-${prefix}-`));
   const dir = join(root, basename(src) || 'src');
-  await cp(src, dir, { recursive: true, filter: (s) => !skipped(basename(s)) || s === src });
+  await cp(src, dir, { recursive: true, filter: (s) => s === src || !skipped(basename(s)) });
   return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 

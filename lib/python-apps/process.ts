@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
 
+// A program run to completion by `robotctl app …` in a terminal: its output
+// captured whole (pyproject.toml is read as JSON from it) and never a
+// rejection; it stays in the command's process group, so a Ctrl-C reaches
+// python as it reaches robotctl. Streamed output, for the daemon: run.ts.
+
 export interface ProcessResult {
   code: number;
   /** The signal that ended the program (Ctrl-C, a kill), else null. */
@@ -11,7 +16,8 @@ export interface ProcessResult {
 /**
  * Run a program to completion and capture its output. A missing program
  * resolves with code 127 and the error in stderr, so callers report it
- * instead of crashing.
+ * instead of crashing. A program still running after timeoutMs (default five
+ * minutes) is killed.
  */
 export function runProcess(
   command: string,
@@ -36,11 +42,6 @@ export function runProcess(
     child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
-}
-
-/** The Python used to parse pyproject.toml and make venvs (`ROBOTCTL_PYTHON`, else python3). */
-export function pythonCommand(env: NodeJS.ProcessEnv): string {
-  return env.ROBOTCTL_PYTHON || 'python3';
 }
 
 /** The last `n` non-empty lines of a program's output, for error messages. */

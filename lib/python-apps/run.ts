@@ -12,7 +12,9 @@ import { installEnvironment } from '../app-env.js';
 // Its temporary folders are its own and go with it. The command runs in its
 // own process group carrying the daemon's marker, so an abort (daemon exit)
 // kills pip with its build subprocesses, and a daemon killed with -9 has them
-// reaped at its next start (proc.ts).
+// reaped at its next start (runtime/daemon/apps/proc.ts). A command the CLI
+// runs stays in its process group instead (ownGroup: false). Output captured
+// whole, for the CLI: process.ts.
 
 export interface RunOptions {
   cwd?: string;
@@ -23,6 +25,11 @@ export interface RunOptions {
   marker?: string;
   /** What to write to the command's stdin once known (null: nothing); without it stdin is closed. */
   input?: Promise<string | null>;
+  /**
+   * Its own process group (default), killed whole when it ends or on abort;
+   * false keeps it in the caller's, so a Ctrl-C in the terminal reaches it (the CLI).
+   */
+  ownGroup?: boolean;
 }
 
 export class CommandError extends Error {
@@ -32,9 +39,14 @@ export class CommandError extends Error {
   }
 }
 
-/** The environment pip runs in: the daemon's without its secrets (lib/app-env.ts; pip reads its own PIP_* there), quiet and non-interactive. */
-export function pipEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...installEnvironment(base), PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+/**
+ * The environment pip runs in: the caller's without its secrets
+ * (lib/app-env.ts; pip reads its own PIP_* settings there), quiet and
+ * non-interactive. Offline, it never reaches for an index (PIP_NO_INDEX).
+ */
+export function pipEnv(base: NodeJS.ProcessEnv = process.env, opts: { offline?: boolean } = {}): NodeJS.ProcessEnv {
+  const quiet = { ...installEnvironment(base), PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  return opts.offline ? { ...quiet, PIP_NO_INDEX: '1' } : quiet;
 }
 
 function killGroup(pid: number | undefined): void {
@@ -51,13 +63,14 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     const scratch = mkdtempSync(join(base.TMPDIR || tmpdir(), 'robotctl-run-'));
     const dropScratch = (): void => rmSync(scratch, { recursive: true, force: true });
     const env = { ...base, TMPDIR: scratch, ...(opts.marker ? markerEnv(opts.marker) : {}) };
-    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+    const ownGroup = opts.ownGroup !== false;
+    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: ownGroup });
     if (opts.input && child.stdin) {
       const stdin = child.stdin;
       stdin.on('error', () => {}); // EPIPE when the command ended first: its exit code tells
       void opts.input.then((text) => stdin.end(text ?? ''), () => stdin.end());
     }
-    const onAbort = (): void => killGroup(child.pid);
+    const onAbort = (): void => { if (ownGroup) killGroup(child.pid); else child.kill('SIGKILL'); };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const lines: string[] = [];
     const emit = (l: string): void => {
@@ -75,7 +88,7 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
     child.on('close', (code, sig) => {
       opts.signal?.removeEventListener('abort', onAbort);
       // Build subprocesses pip left behind die with it.
-      killGroup(child.pid);
+      if (ownGroup) killGroup(child.pid);
       dropScratch();
       if (code === 0) resolve(lines);
       else reject(new CommandError(`${cmd} ${args.slice(0, 3).join(' ')} ${code !== null ? `exited with code ${code}` : `was killed by ${sig ?? 'a signal'}`}`, code, lines.slice(-10), sig));

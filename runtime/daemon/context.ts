@@ -6,7 +6,8 @@ import { JobRegistry } from './jobs.js';
 import { SimRobot } from './sim/robot.js';
 import { AppStore, type InstalledApp } from './apps/store.js';
 import { AppManager } from './apps/manager.js';
-import { ensureVenv, existingVenv, type Venv } from '../../lib/python-apps/apps-venv.js';
+import { ensureVenv, existingVenv } from '../../lib/python-apps/apps-venv.js';
+import type { Venv } from '../../lib/python-apps/venv.js';
 import type { OpsDeps } from './apps/operations.js';
 import { hubSpaceSource } from './apps/hub.js';
 import { spaceHost } from './space-host.js';
@@ -159,7 +160,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
     }),
     ops: {
       store, venv, existingVenv: existing, signal: abort.signal, marker: `${marker}/tool`,
-      env: opts.env ?? process.env, indexMode: indexModeCache(opts.env ?? process.env, { offline: opts.offline === true }),
+      env: opts.env ?? process.env, indexMode: indexModeCache(opts.env ?? process.env, { offline: opts.offline === true, python }),
       spaces: (url) => hubSpaceSource(hubClient(url)),
       isBusy: (name) => ctx.apps.isBusy(name),
     },

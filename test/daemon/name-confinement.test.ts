@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { buildDaemon } from '../../runtime/daemon/server.js';
 import { AppStore } from '../../runtime/daemon/apps/store.js';
-import { appNameProblem } from '../../runtime/daemon/apps/names.js';
+import { appNameProblem } from '../../lib/python-apps/names.js';
 
 // Issue 12.1: no name in a request reaches the filesystem unless it obeys
 // the real app-name rule, and every path built from one stays in the apps folder.

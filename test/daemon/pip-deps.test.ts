@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexModeCache } from '../../lib/python-apps/package-index.js';
-import { findWheelFile } from '../../lib/python-apps/apps-venv.js';
+import { findWheelFile } from '../../lib/python-apps/wheel-file.js';
 import { makeApp, until } from './helpers.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';

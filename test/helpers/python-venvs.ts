@@ -9,7 +9,7 @@ import { temporaryVenv } from '../../lib/python-apps/check-venv.js';
 
 // Python virtual environments cost up to 100 s to build on a loaded 2-core
 // machine, so they are built once and shared by every test file and run:
-// - the daemon's apps venv template (runtime/daemon/apps/venv.ts keeps it in
+// - the daemon's apps venv template (lib/python-apps/apps-venv.ts keeps it in
 //   os.tmpdir(), keyed by interpreter and SDK content hash);
 // - the base venv of `app check` (ROBOTCTL_CHECK_VENV_CACHE, keyed inside by
 //   interpreter; the folder is keyed here by the content of the reachy_mini

@@ -5,7 +5,8 @@ import { missingRequirements } from './deps.js';
 import { normName } from '../../../lib/python-apps/names.js';
 import type { IndexMode } from '../../../lib/python-apps/package-index.js';
 import { pipEnv, runCommand } from '../../../lib/python-apps/run.js';
-import { sdkDir, sdkIsStandIn, type Venv } from '../../../lib/python-apps/apps-venv.js';
+import type { Venv } from '../../../lib/python-apps/venv.js';
+import { sdkDir, sdkIsStandIn } from '../../../lib/python-apps/sdk.js';
 import { wheelFor } from './wheel-cache.js';
 
 // An app's declared dependencies go into the apps venv next to it, as the

@@ -15,7 +15,7 @@ import { installSource } from './installed-tree.js';
 import type { SpaceSnapshot, SpaceSource } from './space-source.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 import type { AppRecord, AppStore } from './store.js';
-import type { Venv } from '../../../lib/python-apps/apps-venv.js';
+import type { Venv } from '../../../lib/python-apps/venv.js';
 
 // Installs never touch the working version until the new one is complete:
 // pip installs into a fresh version folder (`pip install --target`, or a copy

@@ -11,7 +11,7 @@ import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 // through installed-tree.ts, which shares the installed files; this cache
 // serves the installs that cannot share them). A source is built once
 // into a wheel kept in os.tmpdir(), keyed by its content, the interpreter and
-// the build flags (like the venv template in venv.ts); each install is then
+// the build flags (like the venv template, lib/python-apps/apps-venv.ts); each install is then
 // `pip install <wheel>`, which runs no build backend. What lands in the venv
 // is what `pip install <folder>` would put there.
 
