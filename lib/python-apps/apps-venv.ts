@@ -11,12 +11,14 @@ import { wheelMissing } from './wheel-file.js';
 import { installWheelTool, makeVenv, type Venv } from './venv.js';
 import { sitePackagesOf, venvPython } from './python.js';
 import { sdkDir, sdkIsStandIn } from './sdk.js';
+import { exposeSystemNumpy, numpyLinksFor } from './system-numpy.js';
 
 // The daemon's apps share one virtual environment, <appsDir>/venv. Creating
 // one costs seconds (python -m venv, then wheel and the SDK), so a finished
 // template keyed by the interpreter and the SDK's content hash is kept in
 // os.tmpdir() and copied (~50 ms); pip is always run as `python -m pip`, so
-// the copied scripts' shebangs never matter.
+// the copied scripts' shebangs never matter. Debian's numpy is made visible
+// to it from <appsDir>/numpy-links-of-venv (system-numpy.ts).
 
 const MARKER = '.robotctl-venv.json';
 const pending = new Map<string, Promise<Venv>>();
@@ -85,7 +87,10 @@ async function create(appsDir: string, basePython: string, log: (l: string) => v
     await installSdk(python, log, marker);
     await atomicWrite(join(dir, MARKER), JSON.stringify({ ...note, sdk }));
   }
-  return { dir, python, sitePackages: await sitePackagesOf(dir) };
+  const sitePackages = await sitePackagesOf(dir);
+  // Every start: a venv made before this existed, or Debian's numpy installed or upgraded since.
+  await exposeSystemNumpy(sitePackages, numpyLinksFor(dir), env);
+  return { dir, python, sitePackages };
 }
 
 /** The apps venv, created on first use; concurrent callers share one creation. */

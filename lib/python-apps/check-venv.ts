@@ -7,6 +7,7 @@ import { runProcess, tail, type ProcessResult } from './process.js';
 import { findWheelFile, WHEEL_FIX } from './wheel-file.js';
 import { installWheelTool, makeVenv, VenvError, type Venv } from './venv.js';
 import { pythonCommand, sitePackagesOf, venvPython } from './python.js';
+import { exposeSystemNumpy, numpyLinksFor } from './system-numpy.js';
 import { copySource } from './files.js';
 
 export { VenvError } from './venv.js';
@@ -26,23 +27,27 @@ function cliRun(env: NodeJS.ProcessEnv): RunOptions {
 }
 
 /** Offline, the app's `reachy-mini` dependency is met by robotctl's stand-in (sdk/python). */
-async function installStandIn(venv: CheckVenv, standIn: string): Promise<void> {
+async function installStandIn(venv: CheckVenv, standIn: string, numpy: boolean): Promise<void> {
   const copy = `${venv.dir}-standin-src`;
   copySource(standIn, copy);
   try {
     const r = await pip(venv, ['install', '--no-index', '--no-build-isolation', copy]);
-    if (r.code !== 0) throw new VenvError(`Cannot install the reachy_mini stand-in: ${tail(r.stderr || r.stdout, 3)}`);
+    if (r.code === 0) return;
+    // The stand-in, like the real reachy-mini, brings numpy: offline, only Debian's can be it.
+    if (!numpy && /numpy/.test(r.stderr)) throw new VenvError("Offline, apps need numpy (reachy-mini brings it) and this machine has none for this Python: install Debian's (apt-get install python3-numpy).");
+    throw new VenvError(`Cannot install the reachy_mini stand-in: ${tail(r.stderr || r.stdout, 3)}`);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
 }
 
-/** A fresh venv at `dir` that can build and install apps with no index (and the stand-in when given). */
-async function buildVenv(dir: string, env: NodeJS.ProcessEnv, standIn: string | null): Promise<void> {
+/** A fresh venv at `dir` that can build and install apps with no index (and the stand-in when given); Debian's numpy seen through linkDir. */
+async function buildVenv(dir: string, env: NodeJS.ProcessEnv, standIn: string | null, linkDir: string): Promise<void> {
   await makeVenv(pythonCommand(env), [dir], cliRun(env));
   const venv: CheckVenv = { dir, python: venvPython(dir), sitePackages: await sitePackagesOf(dir), env: pipEnv(env, { offline: true }) };
   await buildTools(venv, env);
-  if (standIn) await installStandIn(venv, standIn);
+  const numpy = await exposeSystemNumpy(venv.sitePackages, linkDir, env);
+  if (standIn) await installStandIn(venv, standIn, numpy);
 }
 
 async function buildTools(venv: CheckVenv, env: NodeJS.ProcessEnv): Promise<void> {
@@ -76,7 +81,7 @@ export async function temporaryVenv(env: NodeJS.ProcessEnv, opts: { online: bool
     const dir = join(tmp, 'venv');
     const cache = env.ROBOTCTL_CHECK_VENV_CACHE;
     if (cache) await thinVenv(await cachedBase(cache, env, opts.standIn), dir, env);
-    else await buildVenv(dir, env, opts.standIn);
+    else await buildVenv(dir, env, opts.standIn, numpyLinksFor(dir));
     return { venv: { dir, python: venvPython(dir), sitePackages: await sitePackagesOf(dir), env: pipEnv(env, { offline: !opts.online }) }, tmp, dispose };
   } catch (err) {
     dispose();
@@ -87,7 +92,7 @@ export async function temporaryVenv(env: NodeJS.ProcessEnv, opts: { online: bool
 async function thinVenv(base: string, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await makeVenv(pythonCommand(env), ['--without-pip', dir], cliRun(env));
   const [own, shared] = await Promise.all([sitePackagesOf(dir), sitePackagesOf(base)]);
-  // addsitedir (not a bare path) so the base's own .pth files apply too.
+  // addsitedir (not a bare path) so the base's own .pth files apply too (Debian's numpy among them).
   writeFileSync(join(own, 'robotctl-check-base.pth'), `import site; site.addsitedir(${JSON.stringify(shared)})\n`);
 }
 
@@ -99,7 +104,8 @@ async function cachedBase(cache: string, env: NodeJS.ProcessEnv, standIn: string
   mkdirSync(cache, { recursive: true });
   const building = mkdtempSync(join(cache, 'building-'));
   try {
-    await buildVenv(join(building, 'venv'), env, standIn);
+    // The numpy links are made where the base will be: its .pth names them from the start.
+    await buildVenv(join(building, 'venv'), env, standIn, numpyLinksFor(base));
     // Atomic publish: a concurrent check that won the race keeps its copy.
     if (!existsSync(base)) renameSync(join(building, 'venv'), base);
   } catch (err) {

@@ -61,12 +61,25 @@ async function installStandIn(ctx: PipContext): Promise<void> {
   }
 }
 
+/**
+ * The stand-in declares numpy, as the real reachy-mini does, and is installed
+ * without its dependencies: offline, only Debian's numpy can meet that
+ * (lib/python-apps/system-numpy.ts), so its absence is said here, once per install.
+ */
+async function standInNeeds(ctx: PipContext): Promise<void> {
+  const needs = await missingRequirements(ctx.venv.sitePackages, ctx.venv.sitePackages, REAL_SDK);
+  if (needs.length === 0) return;
+  const names = needs.map((r) => r.name).join(', ');
+  ctx.log(`Warning: reachy-mini's dependency ${names} cannot be installed offline and this machine has none for the apps' Python: apps that import it will fail to start. Fix: apt-get install python3-numpy`);
+}
+
 export async function installDependencies(ctx: PipContext, app: string, versionDir: string): Promise<void> {
   let missing = await missingRequirements(versionDir, ctx.venv.sitePackages);
   if (missing.length === 0) return;
   if (!ctx.mode.online && missing.some((r) => normName(r.name) === REAL_SDK) && sdkIsStandIn()) {
     await installStandIn(ctx);
     missing = missing.filter((r) => normName(r.name) !== REAL_SDK);
+    await standInNeeds(ctx);
   }
   if (missing.length === 0) return;
   try {

@@ -1,9 +1,8 @@
-import math
 import threading
-import time
-
 from reachy_mini import ReachyMini, ReachyMiniApp
 from reachy_mini.utils import create_head_pose
+import numpy as np
+import time
 
 
 class HelloApp(ReachyMiniApp):
@@ -35,22 +34,22 @@ class HelloApp(ReachyMiniApp):
         while not stop_event.is_set():
             t = time.time() - t0
 
-            yaw_deg = 30.0 * math.sin(2.0 * math.pi * 0.2 * t)
+            yaw_deg = 30.0 * np.sin(2.0 * np.pi * 0.2 * t)
             head_pose = create_head_pose(yaw=yaw_deg, degrees=True)
 
             if antennas_enabled:
                 amp_deg = 25.0
-                a = amp_deg * math.sin(2.0 * math.pi * 0.5 * t)
-                antennas_deg = [a, -a]
+                a = amp_deg * np.sin(2.0 * np.pi * 0.5 * t)
+                antennas_deg = np.array([a, -a])
             else:
-                antennas_deg = [0.0, 0.0]
+                antennas_deg = np.array([0.0, 0.0])
 
             if sound_play_requested:
                 print("Playing sound...")
                 reachy_mini.media.play_sound("wake_up.wav")
                 sound_play_requested = False
 
-            antennas_rad = [math.radians(d) for d in antennas_deg]
+            antennas_rad = np.deg2rad(antennas_deg)
 
             reachy_mini.set_target(
                 head=head_pose,
