@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { copyTree } from '../copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pruneStale, readJson, stagingCopy, treeHash } from './files.js';
+import { pruneCache, readJson, stagingCopy, touchEntry, treeHash } from './files.js';
 import { atomicWrite } from '../atomic-write.js';
 import { runCommand } from './run.js';
 import { wheelMissing } from './wheel-file.js';
@@ -21,6 +21,8 @@ import { exposeSystemNumpy, numpyLinksFor } from './system-numpy.js';
 // to it from <appsDir>/numpy-links-of-venv (system-numpy.ts).
 
 const MARKER = '.robotctl-venv.json';
+/** Templates kept in the temp folder: one per interpreter and SDK in use, a few at most. */
+const TEMPLATES_KEPT = 4;
 const pending = new Map<string, Promise<Venv>>();
 
 export function venvDir(appsDir: string): string {
@@ -47,7 +49,10 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   const [exe = basePython, version = ''] = await runCommand(basePython, ['-c', 'import sys; print(sys.executable); print(sys.version)'], { marker });
   const key = createHash('sha256').update(`${exe}\n${version}\n${sdk}`).digest('hex').slice(0, 16);
   const template = join(tmpdir(), `robotctl-apps-venv-${key}`);
-  if (existsSync(join(template, MARKER))) return template;
+  if (existsSync(join(template, MARKER))) {
+    await touchEntry(template);
+    return template;
+  }
   const building = `${template}.build-${process.pid}-${Date.now()}`;
   log(`Creating the apps virtual environment with ${basePython} -m venv`);
   try {
@@ -63,8 +68,8 @@ async function buildTemplate(basePython: string, sdk: string, log: (l: string) =
   }
   // Another process may have won the race: then its template is as good as ours.
   await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
-  // Templates of older SDKs or interpreters, and aborted builds.
-  await pruneStale('robotctl-apps-venv-', template);
+  // Templates of older SDKs or interpreters (25 MB each), and aborted builds.
+  await pruneCache('robotctl-apps-venv-', template, TEMPLATES_KEPT);
   return template;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cpSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 
@@ -53,13 +53,34 @@ export async function readJson(path: string): Promise<unknown> {
   }
 }
 
-/** Caches kept in os.tmpdir() under `prefix` (and aborted builds of them), unused for a day. */
-export async function pruneStale(prefix: string, keep: string): Promise<void> {
-  const dayAgo = Date.now() - 86_400_000;
+const DAY_MS = 86_400_000;
+
+/** Marks a cache entry used now: pruneCache keeps the most recently used. */
+export async function touchEntry(path: string): Promise<void> {
+  const now = new Date();
+  await utimes(path, now, now).catch(() => {});
+}
+
+/**
+ * Bounds a cache kept in os.tmpdir() as entries named `prefix…`: those
+ * unused for a day go, and beyond the maxEntries most recently used (each
+ * use touches its entry) the older ones go too. `keep` (just made or used)
+ * always stays. A build (`….build-…`) is another process's until it is a
+ * day old: then it was aborted and goes. An entry another process was about
+ * to copy may go meanwhile: its users fall back to building it
+ * (runtime/daemon/apps/installed-tree.ts).
+ */
+export async function pruneCache(prefix: string, keep: string, maxEntries: number): Promise<void> {
+  const dayAgo = Date.now() - DAY_MS;
+  const entries: { path: string; used: number }[] = [];
   for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
-    const p = join(tmpdir(), name);
-    if (!name.startsWith(prefix) || p === keep) continue;
-    const st = await stat(p).catch(() => null);
-    if (st && st.mtimeMs < dayAgo) await rm(p, { recursive: true, force: true }).catch(() => {});
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(prefix) || path === keep) continue;
+    const st = await stat(path).catch(() => null);
+    if (!st) continue;
+    if (st.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true }).catch(() => {});
+    else if (!name.includes('.build-')) entries.push({ path, used: st.mtimeMs });
   }
+  entries.sort((a, b) => b.used - a.used);
+  for (const old of entries.slice(Math.max(0, maxEntries - 1))) await rm(old.path, { recursive: true, force: true }).catch(() => {});
 }

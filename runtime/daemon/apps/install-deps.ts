@@ -1,6 +1,5 @@
-import { copyTree } from '../../../lib/copy-tree.js';
 import { stagingCopy } from '../../../lib/python-apps/files.js';
-import { sharedInstall } from './installed-tree.js';
+import { copiedFrom, sharedInstall } from './installed-tree.js';
 import { missingRequirements } from './deps.js';
 import { normName } from '../../../lib/python-apps/names.js';
 import type { IndexMode } from '../../../lib/python-apps/package-index.js';
@@ -50,10 +49,7 @@ async function installStandIn(ctx: PipContext): Promise<void> {
     const flags = [...offline, '--no-deps'];
     const run = { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) };
     const tree = await sharedInstall({ python: ctx.venv.python, src: stage.dir, flags, target: ctx.venv.sitePackages, run });
-    if (tree) {
-      await copyTree(tree, ctx.venv.sitePackages, { overwrite: true });
-      return;
-    }
+    if (tree && await copiedFrom(tree, ctx.venv.sitePackages, { overwrite: true })) return;
     const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags: offline, run });
     await pip(ctx, ['install', ...flags, wheel]);
   } finally {

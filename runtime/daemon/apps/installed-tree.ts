@@ -5,7 +5,7 @@ import { copyTree } from '../../../lib/copy-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWheel } from './build-wheel.js';
-import { pruneStale } from '../../../lib/python-apps/files.js';
+import { pruneCache, touchEntry } from '../../../lib/python-apps/files.js';
 import { startPipEarly } from './pip-early.js';
 import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 import { sourceKey } from './wheel-cache.js';
@@ -18,8 +18,12 @@ import { sourceKey } from './wheel-cache.js';
 // cache (interpreter, flags, content), and each install copies that folder.
 // An app with scripts is the exception: pip writes the venv's python into
 // their first line, so every robot gets its own pip install.
+// Every source revision ever installed would leave a tree behind (issue
+// 29.10): the KEPT most recently used stay, the others go (files.ts pruneCache).
 
 const PREFIX = 'robotctl-installed-';
+/** Trees kept: one per source revision in use on the machine (apps, the SDK stand-in), with room. */
+export const KEPT = 32;
 const pending = new Map<string, Promise<string | null>>();
 
 export interface TreeInstall {
@@ -58,18 +62,26 @@ async function pipRun(install: TreeInstall, args: string[]): Promise<void> {
 
 /** The shared installed tree of the source, made now if missing; null when it cannot be shared. */
 async function sharedTree(install: TreeInstall, tree: string): Promise<string | null> {
-  if (existsSync(tree)) return tree;
-  if (existsSync(`${tree}.not-shared`)) return null;
+  // A use keeps the entry among the most recently used.
+  if (existsSync(tree)) {
+    await touchEntry(tree);
+    return tree;
+  }
+  if (existsSync(`${tree}.not-shared`)) {
+    await touchEntry(`${tree}.not-shared`);
+    return null;
+  }
   const building = `${tree}.build-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await pipInstall(install, building);
     if (existsSync(join(building, 'bin'))) {
       await mkdir(`${tree}.not-shared`).catch(() => {});
+      await pruneCache(PREFIX, `${tree}.not-shared`, KEPT);
       return null;
     }
     // Another daemon may have installed the same source meanwhile: either is as good.
     await rename(building, tree).catch(() => {});
-    await pruneStale(PREFIX, tree);
+    await pruneCache(PREFIX, tree, KEPT);
     return tree;
   } finally {
     await rm(building, { recursive: true, force: true });
@@ -97,6 +109,18 @@ export async function sharedInstall(install: TreeInstall): Promise<string | null
 /** Fills install.target with what `pip install --target` of the source puts there. */
 export async function installSource(install: TreeInstall): Promise<void> {
   const shared = await sharedInstall(install);
-  if (!shared) return pipInstall(install, install.target);
-  await copyTree(shared, install.target);
+  if (shared && await copiedFrom(shared, install.target)) return;
+  await rm(install.target, { recursive: true, force: true });
+  await pipInstall(install, install.target);
+}
+
+/** Copies a shared tree to target; false when another process's pruning removed it meanwhile (pip then installs instead). */
+export async function copiedFrom(shared: string, target: string, opts: { overwrite?: boolean } = {}): Promise<boolean> {
+  try {
+    await copyTree(shared, target, opts);
+    return true;
+  } catch (err) {
+    if (existsSync(shared)) throw err;
+    return false;
+  }
 }

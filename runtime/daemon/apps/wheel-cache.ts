@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, utimes } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pruneStale, treeHash } from '../../../lib/python-apps/files.js';
+import { pruneCache, touchEntry, treeHash } from '../../../lib/python-apps/files.js';
 import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 
 // Building a wheel (setuptools) is most of an install's CPU, and the same
@@ -16,6 +16,8 @@ import { runCommand, type RunOptions } from '../../../lib/python-apps/run.js';
 // is what `pip install <folder>` would put there.
 
 const PREFIX = 'robotctl-wheel-';
+/** Wheels kept (the most recently used): one per source revision in use, with room. */
+const KEPT = 32;
 const pending = new Map<string, Promise<string>>();
 
 export interface WheelBuild {
@@ -64,8 +66,7 @@ async function cachedOrBuilt(dir: string, build: WheelBuild): Promise<string> {
   const hit = await theWheel(dir);
   if (hit) {
     build.run.onLine?.(`Using the wheel built earlier from the same source: ${hit}`);
-    const now = new Date();
-    await utimes(dir, now, now).catch(() => {});
+    await touchEntry(dir);
     return hit;
   }
   const building = `${dir}.build-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -81,7 +82,7 @@ async function cachedOrBuilt(dir: string, build: WheelBuild): Promise<string> {
     await rm(building, { recursive: true, force: true });
     throw err;
   }
-  await pruneStale(PREFIX, dir);
+  await pruneCache(PREFIX, dir, KEPT);
   const built = await theWheel(dir);
   if (!built) throw new Error(`the wheel cache ${dir} lost its wheel`);
   return built;
