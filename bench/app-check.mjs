@@ -1,6 +1,7 @@
-// `robotctl app check` wall time on the default template: cold (a fresh
-// temporary venv, as users run it) and with ROBOTCTL_CHECK_VENV_CACHE (a base
-// venv reused, as the tests run it). Build first.
+// `robotctl app check` wall time on the default template: as users run it (a
+// temporary venv copied from the machine's venv template, made by the first
+// check or daemon) and with ROBOTCTL_CHECK_VENV_CACHE (a base venv reused, as
+// the tests run it). Build first.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

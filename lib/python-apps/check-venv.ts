@@ -3,9 +3,11 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { CommandError, pipEnv, type RunOptions } from './run.js';
+import { copyTree } from '../copy-tree.js';
+import { venvTemplate } from './apps-venv.js';
 import { runProcess, tail, type ProcessResult } from './process.js';
 import { findWheelFile, WHEEL_FIX } from './wheel-file.js';
-import { installWheelTool, makeVenv, VenvError, type Venv } from './venv.js';
+import { makeVenv, VenvError, type Venv } from './venv.js';
 import { pythonCommand, sitePackagesOf, venvPython } from './python.js';
 import { exposeSystemNumpy, numpyLinksFor } from './system-numpy.js';
 import { copySource } from './files.js';
@@ -41,24 +43,31 @@ async function installStandIn(venv: CheckVenv, standIn: string, numpy: boolean):
   }
 }
 
-/** A fresh venv at `dir` that can build and install apps with no index (and the stand-in when given); Debian's numpy seen through linkDir. */
+/**
+ * A fresh venv at `dir` that can build and install apps with no index (and
+ * the stand-in when given): a copy of the machine's venv template, the one
+ * the daemon's apps venvs are copied from; Debian's numpy seen through linkDir.
+ */
 async function buildVenv(dir: string, env: NodeJS.ProcessEnv, standIn: string | null, linkDir: string): Promise<void> {
-  await makeVenv(pythonCommand(env), [dir], cliRun(env));
+  await copyTree(await template(env), dir);
   const venv: CheckVenv = { dir, python: venvPython(dir), sitePackages: await sitePackagesOf(dir), env: pipEnv(env, { offline: true }) };
-  await buildTools(venv, env);
+  await haveWheel(venv, env);
   const numpy = await exposeSystemNumpy(venv.sitePackages, linkDir, env);
   if (standIn) await installStandIn(venv, standIn, numpy);
 }
 
-async function buildTools(venv: CheckVenv, env: NodeJS.ProcessEnv): Promise<void> {
-  let wheel: string | null;
+async function template(env: NodeJS.ProcessEnv): Promise<string> {
   try {
-    wheel = await installWheelTool(venv.python, venv.env, cliRun(venv.env));
+    return await venvTemplate(pythonCommand(env), env, { ownGroup: false });
   } catch (err) {
     if (!(err instanceof CommandError)) throw err;
-    throw new VenvError(`Cannot install ${basename(findWheelFile(venv.env) ?? 'wheel')} in the temporary venv: ${err.tail.slice(-3).join('\n')}`);
+    throw new VenvError(`Cannot install ${basename(findWheelFile(env) ?? 'wheel')} in the temporary venv: ${err.tail.slice(-3).join('\n')}`);
   }
-  if (wheel) return;
+}
+
+/** Without its local file the template has no wheel tool: this Python may bring its own, else say what to install. */
+async function haveWheel(venv: CheckVenv, env: NodeJS.ProcessEnv): Promise<void> {
+  if (findWheelFile(env)) return;
   const probe = await runProcess(venv.python, ['-c', 'import wheel'], { env });
   if (probe.code !== 0) {
     throw new VenvError(`The Python package 'wheel' is needed to install apps offline: install it (Debian: ${WHEEL_FIX}).`);
