@@ -8,14 +8,19 @@
 //   on ext4 one copy (lib/copy-tree.ts) costs 0.6-0.9 s of CPU, mostly the
 //   kernel's, and 0.35-0.45 s of wall time, on tmpfs 0.15 s and 0.1 s. An
 //   explicit TMPDIR wins.
+// - In that folder, one of the run's own (test/setup/run-folder.mjs): the
+//   venvs and caches the tests build go there, the `after` script removes it,
+//   and two runs at once never share it.
 // - No NODE_EXTRA_CA_CERTS: reading the bundle costs each Node process about
 //   90 ms, and the suite talks only to loopback over plain HTTP.
 // - `python3` without its pyenv shim: the shim is a bash script costing about
 //   130 ms a call. Its interpreter's folder goes first on PATH, which is what
 //   the shim (`pyenv exec`) does before running it.
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdirSync, openSync, readFileSync, readSync, closeSync, statfsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, openSync, readFileSync, readSync, closeSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runFolder } from './run-folder.mjs';
 
 const TMPFS_MAGIC = 0x01021994;
 const ROOM = 4 * 1024 ** 3;
@@ -24,22 +29,14 @@ function tmpfsFolder() {
   try {
     const fs = statfsSync('/dev/shm');
     if (fs.type !== TMPFS_MAGIC || fs.bavail * fs.bsize < ROOM) return null;
-    const dir = join('/dev/shm', `robotctl-tests-${process.getuid?.() ?? 'user'}`);
-    // Like /tmp: other users reach their own folders in it (the tests run
-    // PostgreSQL as its `postgres` user in a folder handed over to it).
-    mkdirSync(dir, { recursive: true });
-    chmodSync(dir, 0o1777);
-    accessSync(dir, constants.W_OK);
-    return dir;
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
   } catch {
     return null;
   }
 }
 
-if (!process.env.TMPDIR) {
-  const dir = tmpfsFolder();
-  if (dir) process.env.TMPDIR = dir;
-}
+process.env.TMPDIR = runFolder(process.env.TMPDIR || tmpfsFolder() || tmpdir());
 
 delete process.env.NODE_EXTRA_CA_CERTS;
 
