@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, symlink, unlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readdir, readlink, stat, symlink, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 // A folder tree copied as installs need it: folders with their modes, files
@@ -34,12 +34,26 @@ async function copyFolder(src: string, dst: string, mode: number, opts: CopyTree
     const to = join(dst, e.name);
     if (e.isDirectory()) return copyFolder(from, to, (await lstat(from)).mode, opts);
     if (e.isSymbolicLink()) return place(to, opts, async () => symlink(await readlink(from), to));
-    if (e.isFile()) return place(to, opts, () => copyFile(from, to, constants.COPYFILE_EXCL));
+    if (e.isFile()) return place(to, opts, () => copyFile(from, to, constants.COPYFILE_EXCL).then(() => keepPythonSourceTime(from, to)));
     throw new CopyTreeError(`cannot copy ${from}: not a file, folder or symbolic link`);
   }));
   // A folder made here takes the source's mode after its entries are in (a
   // read-only one still receives them); a folder already there keeps its own, as with cp.
   if (made) await chmod(dst, mode & 0o7777);
+}
+
+/**
+ * A Python source keeps its modification time: the .pyc beside it records
+ * that time, and a copy with a new one makes Python compile the module again
+ * at every import (it may not write the .pyc back). A copied venv's pip then
+ * cost 0.8 s more CPU per run (1.6 s against 0.8 s for an install). Only
+ * sources: other files' times matter to nothing here, and each is two more
+ * system calls.
+ */
+async function keepPythonSourceTime(from: string, to: string): Promise<void> {
+  if (!from.endsWith('.py')) return;
+  const { atime, mtime } = await stat(from);
+  await utimes(to, atime, mtime);
 }
 
 /** Writes a new entry; with overwrite, one already there (even a link to elsewhere) is removed first, never written through. */

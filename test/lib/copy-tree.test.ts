@@ -1,9 +1,10 @@
 import t from 'tap';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { CopyTreeError, copyTree } from '../../lib/copy-tree.js';
 
 // The daemon's tree copy (apps venv from its template, pip's shared install
@@ -55,6 +56,20 @@ t.test('a new copy is what fs.promises.cp with verbatim links makes', async (t) 
   t.same(snapshot(join(dir, 'deep', 'by-us')), expected);
   t.equal((statSync(join(dir, 'deep', 'by-us')).mode & 0o777).toString(8), (statSync(join(dir, 'src')).mode & 0o777).toString(8), 'the top folder takes the source mode');
   for (const d of ['by-cp', 'deep/by-us', 'src']) chmodSync(join(dir, d, 'locked'), 0o755);
+});
+
+t.test('a Python source keeps its time, so the .pyc beside it stays valid in the copy', async (t) => {
+  const dir = t.testdir({ src: { pkg: { 'mod.py': 'X = 1\n' } } });
+  const old = new Date('2020-01-02T03:04:05Z');
+  utimesSync(join(dir, 'src', 'pkg', 'mod.py'), old, old);
+  // Python's own .pyc: its header (bytes 8-11) records the source's modification time.
+  const compiled = spawnSync('python3', ['-c', 'import py_compile, sys; print(py_compile.compile(sys.argv[1]))', join(dir, 'src', 'pkg', 'mod.py')], { encoding: 'utf8' });
+  t.equal(compiled.status, 0, compiled.stderr);
+  await copyTree(join(dir, 'src'), join(dir, 'copy'));
+  const pyc = join(dir, 'copy', 'pkg', '__pycache__', basename(compiled.stdout.trim()));
+  const recorded = readFileSync(pyc).readUInt32LE(8);
+  t.equal(recorded, Math.floor(statSync(join(dir, 'copy', 'pkg', 'mod.py')).mtimeMs / 1000), 'the copy\'s source has the time its .pyc records');
+  t.equal(recorded, Math.floor(old.getTime() / 1000));
 });
 
 t.test('without overwrite, a file already at the destination is an error and is left as it was', async (t) => {
