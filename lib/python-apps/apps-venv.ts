@@ -17,9 +17,10 @@ import { exposeSystemNumpy, numpyLinksFor } from './system-numpy.js';
 // The daemon's apps share one virtual environment, <appsDir>/venv. Creating
 // one costs seconds (python -m venv, then wheel and the SDK), so a finished
 // template keyed by the interpreter and the SDK's content hash is kept in
-// os.tmpdir() and copied (~50 ms); pip is always run as `python -m pip`, so
-// the copied scripts' shebangs never matter. Debian's numpy is made visible
-// to it from <appsDir>/numpy-links-of-venv (system-numpy.ts).
+// os.tmpdir() and copied (~50 ms); `app check`'s venvs are copies of it too
+// (check-venv.ts). pip is always run as `python -m pip`, so the copied
+// scripts' shebangs never matter. Debian's numpy is made visible to the apps
+// venv from <appsDir>/numpy-links-of-venv (system-numpy.ts).
 
 const MARKER = '.robotctl-venv.json';
 /** Templates kept in the temp folder: one per interpreter and SDK in use, a few at most. */

@@ -2,10 +2,10 @@ import { CommandError, runCommand, type RunOptions } from './run.js';
 import { venvFailure } from './venv-failure.js';
 import { findWheelFile } from './wheel-file.js';
 
-// What every venv the toolchain makes starts with, the daemon's apps venv
-// (apps-venv.ts) as well as `app check`'s temporary one (check-venv.ts):
-// `python -m venv`, then, for offline builds, the `wheel` package from its
-// local file (wheel-file.ts).
+// What every venv the toolchain makes starts with (the template of
+// apps-venv.ts, which the daemon's and `app check`'s venvs copy; the thin
+// venvs of check-venv.ts): `python -m venv`, then, for offline builds, the
+// `wheel` package from its local file (wheel-file.ts).
 
 /** A venv that cannot be made or equipped, in words that say what to fix. */
 export class VenvError extends Error {}
