@@ -6,9 +6,9 @@ import { venvTemplate } from '../../lib/python-apps/apps-venv.js';
 import { temporaryVenv } from '../../lib/python-apps/check-venv.js';
 import { sdkDir } from '../../lib/python-apps/sdk.js';
 
-// Python virtual environments cost seconds to build (4-5 s of CPU, up to
-// 23 s of wall time on the loaded 2-core machine), so they are built once
-// per run and shared by every test file:
+// Python virtual environments cost seconds to build (4-5 s of CPU, 4-23 s
+// of wall time on the shared 2-core machine), so they are built once per run
+// and shared by every test file:
 // - the venv template (lib/python-apps/apps-venv.ts keeps it in os.tmpdir(),
 //   keyed by interpreter and SDK content hash), which every daemon's apps venv
 //   and every `app check` venv is copied from;
