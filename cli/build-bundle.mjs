@@ -87,7 +87,7 @@ const result = await esbuild.build({
   // the bundle's is in the same dist/ folder, so both resolve as before.
   define: { 'import.meta.url': '__robotctlBundleUrl' },
   banner: { js: 'const __robotctlBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [lazyChildProcess(), serverLibsFromTheirBundle(), yamlFromTheBundle(), undiciPartsInTheBundle(), validatorInTheBundle(), lazyHttp2ForUndici()],
+  plugins: [lazyChildProcess(), serverLibsFromTheirBundle(), yamlFromTheBundle(), undiciPartsInTheBundle(), lazyHttp2ForUndici()],
   metafile: true,
   logLevel: 'warning',
 });
@@ -154,27 +154,6 @@ function undiciPartsInTheBundle() {
         const text = readFileSync(args.path, 'utf8');
         const contents = text.replace(parts, (_, path) => `require(${JSON.stringify(path)})`);
         if (contents === text) throw new Error(`build: ${args.path} no longer loads undici's parts as undiciPartsInTheBundle expects`);
-        return { contents, loader: 'js' };
-      });
-    },
-  };
-}
-
-/**
- * schema/robot-validator.ts requires the standalone validator that
- * compile-validator.mjs generated just before this step, by a path esbuild
- * cannot follow: every command that read a robot.yaml compiled its 85 KB
- * without a code cache. Here the require names the file, so it is inlined
- * (and cached); the check that it was made from the current schema stays.
- */
-function validatorInTheBundle() {
-  return {
-    name: 'validator-in-the-bundle',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]dist[\\/]schema[\\/]robot-validator\.js$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        const contents = text.replace('= load(STANDALONE_FILE)', '= require("./robot-validator.cjs")');
-        if (contents === text) throw new Error(`build: ${args.path} no longer loads STANDALONE_FILE as validatorInTheBundle expects`);
         return { contents, loader: 'js' };
       });
     },

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { packagePath } from '../lib/paths.js';
+import { validator } from '../lib/validators.js';
 import type { Plan } from './types.js';
 import { PlanError } from './plan-error.js';
 import { fromDocument, toDocument } from './plan-keys.js';
 
 // The JSON form of a plan: what `plan --json` prints and `plan --out` saves.
 // Keys are snake_case (plan-keys.ts). Its reader refuses versions it does not
-// know, then checks the shape against schema/plan-file.schema.json (ajv,
-// compiled once) instead of guessing.
+// know, then checks the shape against schema/plan-file.schema.json
+// (lib/validators.ts) instead of guessing.
 
 export const PLAN_FORMAT_VERSION = '2.1';
 export const PLAN_SCHEMA_FILE = packagePath('schema', 'plan-file.schema.json');
+const PLAN_SCHEMA_ID = 'https://robotctl.dev/schema/plan-file.schema.json';
 
 const REMAKE = 'make a new one with `robotctl plan --out`';
 
@@ -39,21 +40,12 @@ export function parsePlan(text: string, source = 'the plan file'): Plan {
       `make a new plan with this version of robotctl (\`robotctl plan --out ${source}\`)`,
     );
   }
-  const validate = validator();
+  const validate = validator(PLAN_SCHEMA_ID, planSchema);
   if (!validate(data)) throw new PlanError(`${source} is damaged (${describe(validate.errors ?? [])}): ${REMAKE}`);
   return fromDocument(data) as Plan;
 }
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (compiled) return compiled;
-  // ajv is loaded here, on first use: most commands print a plan and never read one back.
-  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: new (o: object) => Ajv };
-  compiled = new AjvClass({ allErrors: false, strict: true, allowUnionTypes: true })
-    .compile(JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
-  return compiled;
-}
+const planSchema = (): object => JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as object;
 
 function describe(errors: ErrorObject[]): string {
   const e = errors.find((x) => x.keyword !== 'if') ?? errors[0];

@@ -44,9 +44,9 @@ function schemaString(e: ErrorObject, key: string): string | undefined {
 }
 
 function toFinding(e: ErrorObject, data: unknown): Finding | undefined {
-  // propertyNames failures are reported through their inner error, which names
-  // the key. (url/job_id and source/path exclusivity is rules.ts's: see schemaToCompile.)
-  if (e.keyword === 'propertyNames') return undefined;
+  // url/job_id and source/path exclusivity is checked by rules.ts; propertyNames
+  // failures are reported through their inner error, which names the key.
+  if (e.keyword === 'oneOf' || e.schemaPath.includes('/oneOf/') || e.keyword === 'propertyNames') return undefined;
   const path = toPath(e.instancePath, data);
   if (e.propertyName !== undefined) {
     return { path: [...path, e.propertyName], at: 'key', message: `name '${e.propertyName}' ${message(e)}` };

@@ -1,26 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { UserError } from '../lib/errors.js';
 import { packagePath } from '../lib/paths.js';
+import { validator } from '../lib/validators.js';
 import { STATE_VERSION, type StateFile } from './types.js';
 
 // A state read from any backend is checked against schema/state-file.schema.json
-// (ajv, compiled once). Unknown versions are refused first, with what to do,
+// (lib/validators.ts). Unknown versions are refused first, with what to do,
 // never guessed at (a newer robotctl wrote it).
 
 export const STATE_SCHEMA_FILE = packagePath('schema', 'state-file.schema.json');
+const STATE_SCHEMA_ID = 'https://robotctl.dev/schema/state-file.schema.json';
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (compiled) return compiled;
-  // ajv is loaded here, on first use: a command with no state to read never pays for it.
-  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: new (o: object) => Ajv };
-  compiled = new AjvClass({ allErrors: false, strict: true, allowUnionTypes: true })
-    .compile(JSON.parse(readFileSync(STATE_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
-  return compiled;
-}
+const stateSchema = (): object => JSON.parse(readFileSync(STATE_SCHEMA_FILE, 'utf8')) as object;
 
 export function validateState(data: unknown, path: string): StateFile {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw corrupt(path, 'not a JSON object');
@@ -31,7 +23,7 @@ export function validateState(data: unknown, path: string): StateFile {
       'upgrade robotctl to the version that wrote it, or move the file away to start afresh',
     );
   }
-  const validate = validator();
+  const validate = validator(STATE_SCHEMA_ID, stateSchema);
   if (!validate(data)) throw corrupt(path, describe(validate.errors ?? []));
   return data as StateFile;
 }

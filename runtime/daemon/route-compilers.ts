@@ -24,9 +24,11 @@ type AjvValidate = ((data: unknown, ctx?: unknown) => unknown) & { errors?: unkn
 type Compile<F> = (route: RouteSchemaDef) => F;
 type Builder<F> = (externalSchemas: Record<string, unknown>, options: object | undefined) => Compile<F>;
 
-// fastify's own dependencies, resolved from fastify (robotctl does not depend on them directly).
-const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const builder = <F>(pkg: string): Builder<F> => (fromFastify(pkg) as () => Builder<F>)();
+// The compilers fastify itself uses (direct dependencies of robotctl, at the
+// versions fastify accepts), loaded when the first schema is compiled.
+const load = createRequire(import.meta.url);
+const validatorBuilder = (): Builder<AjvValidate> => (load('@fastify/ajv-compiler') as () => Builder<AjvValidate>)();
+const serializerBuilder = (): Builder<unknown> => (load('@fastify/fast-json-stringify-compiler') as () => Builder<unknown>)();
 
 let ajvCompile: Compile<AjvValidate> | null = null;
 const compiled = new Map<string, AjvValidate>();
@@ -35,7 +37,7 @@ function compileOnce(route: RouteSchemaDef): AjvValidate {
   const key = `${route.httpPart ?? ''} ${route.contentType ?? ''} ${JSON.stringify(route.schema)}`;
   let fn = compiled.get(key);
   if (!fn) {
-    ajvCompile ??= builder<AjvValidate>('@fastify/ajv-compiler')({}, { customOptions: {} });
+    ajvCompile ??= validatorBuilder()({}, { customOptions: {} });
     fn = ajvCompile(route);
     compiled.set(key, fn);
   }
@@ -65,12 +67,12 @@ function lazyValidator(route: RouteSchemaDef): AjvValidate {
 /** For fastify's `schemaController.compilersFactory.buildValidator`. */
 export function buildSharedValidator(externalSchemas: Record<string, unknown>, options: object | undefined): Compile<AjvValidate> {
   // Shared schemas (`addSchema`) belong to one instance: fastify's own compiler, unchanged.
-  if (Object.keys(externalSchemas ?? {}).length > 0) return builder<AjvValidate>('@fastify/ajv-compiler')(externalSchemas, options);
+  if (Object.keys(externalSchemas ?? {}).length > 0) return validatorBuilder()(externalSchemas, options);
   return lazyValidator;
 }
 
 /** For `buildSerializer`: fast-json-stringify is loaded only when a route has a response schema. */
 export function buildLazySerializer(externalSchemas: Record<string, unknown>, options: object | undefined): Compile<unknown> {
   let real: Compile<unknown> | null = null;
-  return (route) => (real ??= builder<unknown>('@fastify/fast-json-stringify-compiler')(externalSchemas, options))(route);
+  return (route) => (real ??= serializerBuilder()(externalSchemas, options))(route);
 }

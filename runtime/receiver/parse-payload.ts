@@ -1,23 +1,14 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { validator } from '../../lib/validators.js';
 import type { WebhookPayload } from './payload.js';
-import { payloadSchema } from './payload-schema.js';
+import { PAYLOAD_SCHEMA_ID, payloadSchema } from './payload-schema.js';
 
 export type ParseResult = { ok: true; payload: WebhookPayload } | { ok: false; error: string };
 
-let validator: ValidateFunction<WebhookPayload> | null = null;
-
-// Compiled on first use (once per process) so importing the library stays cheap.
-function validate(): ValidateFunction<WebhookPayload> {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    validator = ajv.compile<WebhookPayload>(payloadSchema);
-  }
-  return validator;
-}
-
 /** Validate a parsed JSON body into a WebhookPayload; the error names the field. */
 export function parsePayload(body: unknown): ParseResult {
-  const check = validate();
+  // Compiled on the first delivery (lib/validators.ts), so importing the library stays cheap.
+  const check = validator<WebhookPayload>(PAYLOAD_SCHEMA_ID, () => payloadSchema);
   if (check(body)) return { ok: true, payload: body };
   return { ok: false, error: describe(check.errors?.[0]) };
 }

@@ -55,8 +55,10 @@ const comment = object({ id: str, author: objectId, hidden: { type: 'boolean' },
 
 const updatedRef = object({ ref: str }, { oldSha: optStr, newSha: optStr });
 
+export const PAYLOAD_SCHEMA_ID = 'https://robotctl.dev/schema/webhook-payload.json';
+
 export const payloadSchema: Schema = {
-  $id: 'https://robotctl.dev/schema/webhook-payload.json',
+  $id: PAYLOAD_SCHEMA_ID,
   ...object(
     {
       event: object({ action: { type: 'string', enum: [...WEBHOOK_ACTIONS] }, scope: str }),

@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
-import type { ValidateFunction } from 'ajv';
+import { validator } from '../../../lib/validators.js';
 
 // Client → server messages of /ws/sdk (spec reachy-sdk-ws.md, "Client →
-// server"), validated once per frame by one ajv discriminated union. Types
+// server"), validated once per frame by one discriminated union
+// (lib/validators.ts). Types
 // the real server also parses but that only the WebRTC transport answers are
 // accepted and ignored, like there.
 
@@ -29,7 +29,10 @@ const playMoveReq = { type: 'object', properties: { move_name: { type: 'string' 
 export const SILENT_TYPES = ['goto_target', 'wake_up', 'goto_sleep', 'play_sound', 'get_state', 'get_version', 'set_volume',
   'upload_move', 'upload_move_chunk', 'play_uploaded_move', 'stop_uploaded_move', 'subscribe_logs', 'unsubscribe_logs'] as const;
 
+const SCHEMA_ID = 'https://robotctl.dev/schema/sdk-ws-client-message.json';
+
 const schema = {
+  $id: SCHEMA_ID,
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
@@ -79,17 +82,6 @@ export type ClientMessage =
   | { type: 'set_head_tracking'; enabled: boolean; weight?: number }
   | { type: (typeof SILENT_TYPES)[number] };
 
-let compiled: ValidateFunction | null = null;
-
-/** Loaded and compiled on the first frame: a daemon starts without ajv, and most robots of a fleet never see an SDK client. */
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
-    compiled = new Ajv({ discriminator: true, allErrors: false }).compile(schema);
-  }
-  return compiled;
-}
-
 export type Parsed = { ok: true; msg: ClientMessage } | { ok: false; error: string };
 
 /** One text frame → a command, or why it is invalid (logged, never fatal). */
@@ -100,7 +92,8 @@ export function parseClientMessage(text: string): Parsed {
   } catch {
     return { ok: false, error: `not JSON: ${text.slice(0, 80)}` };
   }
-  const validate = validator();
+  // Compiled on the first frame: most robots of a fleet never see an SDK client.
+  const validate = validator(SCHEMA_ID, () => schema);
   if (!validate(data)) {
     const e = validate.errors?.[0];
     return { ok: false, error: `${e?.instancePath || '/'} ${e?.message ?? 'invalid'}: ${text.slice(0, 80)}` };
