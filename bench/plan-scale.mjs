@@ -6,6 +6,7 @@ const { plan } = await import('../dist/reconciler/plan.js');
 const { webhookSpecHash } = await import('../dist/reconciler/hash.js');
 const { renderPlan } = await import('../dist/cli/views/plan-view.js');
 const { planToJson } = await import('../dist/reconciler/plan-file.js');
+const { sealPlan } = await import('../dist/reconciler/seal.js');
 
 const WEBHOOKS = 10_000;
 const ROBOTS = 1_000;
@@ -91,4 +92,5 @@ const lost = measure('plan-scale lost state (adopt all 10000)', () => plan(confi
 console.log(`plan-scale actions: ${converged.actions.length} converged, ${drifted.actions.length} drift, ${fresh.actions.length} from nothing, ${lost.summary.adopt} adopted count`);
 if (converged.actions.length !== 0) throw new Error('a converged world must plan no action');
 measure('plan-scale render human (from nothing)', () => renderPlan(fresh));
-measure('plan-scale render json (from nothing)', () => planToJson(fresh));
+// As plan --json prints it: sealed (digests, spec hashes), then written out.
+measure('plan-scale seal and render json (from nothing)', () => planToJson(sealPlan(fresh, config, nothing)));

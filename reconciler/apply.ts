@@ -59,7 +59,7 @@ export async function apply(
 ): Promise<ApplyResult> {
   await refuseOneRobotTwice(plan, config, deps.daemon, signal);
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
-  const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state);
+  const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state, config.webhooks);
   const fence = deps.locks && deps.locks.length > 0 ? fenceOf(deps.locks) : null;
   const hub = fence && deps.hub ? fencedHub(deps.hub, fence) : deps.hub;
   const daemon = fence ? (r: RobotSpec) => fencedDaemon(deps.daemon(r), fence) : deps.daemon;

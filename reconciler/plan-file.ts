@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { packagePath } from '../lib/paths.js';
 import { validator } from '../lib/validators.js';
-import type { Plan } from './types.js';
+import type { SealedPlan } from './types.js';
 import { PlanError } from './plan-error.js';
 import { fromDocument, toDocument } from './plan-keys.js';
 
@@ -17,13 +17,12 @@ const PLAN_SCHEMA_ID = 'https://robotctl.dev/schema/plan-file.schema.json';
 
 const REMAKE = 'make a new one with `robotctl plan --out`';
 
-export function planToJson(plan: Plan): string {
-  // A plan made only to be printed (PlanOptions.display) has no spec hashes: it must never be saved.
-  if (plan.actions.some((a) => 'specHash' in a && a.specHash === '')) throw new Error('internal error: a plan made for display only cannot be written as JSON');
+/** A sealed plan (seal.ts) as its JSON document. */
+export function planToJson(plan: SealedPlan): string {
   return `${JSON.stringify(toDocument({ ...plan, format_version: PLAN_FORMAT_VERSION }), null, 2)}\n`;
 }
 
-export function parsePlan(text: string, source = 'the plan file'): Plan {
+export function parsePlan(text: string, source = 'the plan file'): SealedPlan {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -42,7 +41,7 @@ export function parsePlan(text: string, source = 'the plan file'): Plan {
   }
   const validate = validator(PLAN_SCHEMA_ID, planSchema);
   if (!validate(data)) throw new PlanError(`${source} is damaged (${describe(validate.errors ?? [])}): ${REMAKE}`);
-  return fromDocument(data) as Plan;
+  return fromDocument(data) as SealedPlan;
 }
 
 const planSchema = (): object => JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as object;

@@ -2,8 +2,8 @@ import type { WebhookSpec } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
 import type { UnmanagedWebhook, WebhookAction } from './types.js';
-import { sameSecret, webhookSpecHash } from './hash.js';
-import { desiredView, normalForm, watchedKeys, type NormalForm } from './webhook-normal-form.js';
+import { sameSecret } from './hash.js';
+import { desiredView, normalForm, watchedKeys } from './webhook-normal-form.js';
 import { diffWebhook } from './webhook-diff.js';
 
 // Webhook half of the planner. Ownership is the state's name → id map: only
@@ -13,16 +13,9 @@ import { diffWebhook } from './webhook-diff.js';
 export interface WebhookPlan {
   actions: WebhookAction[];
   unmanaged: UnmanagedWebhook[];
-  /**
-   * Each desired webhook's spec hash in `Object.keys(desired)` order, for the
-   * plan's desired digest (an array: a map of 50,000 names cost more than the
-   * hashes); empty when `hashes` was false (the digest then makes its own).
-   */
-  specHashes: string[];
 }
 
-/** `hashes` false: a plan only to be printed (PlanOptions.display), each action's specHash ''. */
-export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>, hashes = true): WebhookPlan {
+export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>): WebhookPlan {
   const ownedIds = new Set<string>();
   for (const name in owned) ownedIds.add((owned[name] as WebhookRecord).id);
   // Only owned ids are ever looked up; with no state (a first plan) there are none.
@@ -31,31 +24,24 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
   const first = firstOwners(owned);
   const adopter = newAdopter(hooks, ownedIds);
   const actions: WebhookAction[] = [];
-  const specHashes: string[] = [];
   const names = Object.keys(desired);
   // Indexed: until V8 optimises it, a for…of makes an iterator result per
   // step, 50,000 of them when adopting a large account.
   for (let n = 0; n < names.length; n++) {
     const name = names[n] as string;
     const spec = desired[name] as WebhookSpec;
-    // The normal form is made once, when something needs it, and shared by the
-    // hash, the adoption key and the view; a printed plan adopting a webhook
-    // the hub echoes as written needs none.
-    let form: NormalForm | undefined;
-    const specHash = hashes ? webhookSpecHash(spec, (form = normalForm(spec))) : '';
-    if (hashes) specHashes.push(specHash);
     // A first plan owns nothing: no lookup per webhook.
     const rec = ownedIds.size > 0 && Object.prototype.hasOwnProperty.call(owned, name) ? owned[name] : undefined;
     const hook = rec && first.get(rec.id) === name ? byId.get(rec.id) : undefined;
     if (rec && hook) {
-      for (const a of diffWebhook(name, spec, specHash, hook, rec, form ?? normalForm(spec))) actions.push(a);
+      for (const a of diffWebhook(name, spec, hook, rec)) actions.push(a);
       continue;
     }
     const match = adopter.claim(spec);
     if (match >= 0) {
-      adopt(actions, name, spec, specHash, hooks[match] as HubWebhook, rec);
+      adopt(actions, name, spec, hooks[match] as HubWebhook, rec);
     } else {
-      actions.push(create(name, spec, form ?? normalForm(spec), specHash, rec));
+      actions.push(create(name, spec, rec));
     }
   }
   for (const [name, rec] of Object.entries(owned)) {
@@ -67,7 +53,7 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
     const h = hooks[i] as HubWebhook;
     if (adopter.claimed[i] !== 1 && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
   }
-  return { actions, unmanaged, specHashes };
+  return { actions, unmanaged };
 }
 
 /** A damaged state may give one id to two names: the first one owns it. */
@@ -77,25 +63,24 @@ function firstOwners(owned: Record<string, WebhookRecord>): Map<string, string> 
   return first;
 }
 
-function create(name: string, spec: WebhookSpec, form: NormalForm, specHash: string, rec: WebhookRecord | undefined): WebhookAction {
+function create(name: string, spec: WebhookSpec, rec: WebhookRecord | undefined): WebhookAction {
   return {
     type: 'create',
     address: `webhooks.${name}`,
     name,
-    specHash,
-    desired: desiredView(spec, form),
+    desired: desiredView(spec, normalForm(spec)),
     reason: rec ? `webhook ${rec.id} recorded in the state no longer exists on the hub` : 'not on the hub yet',
   };
 }
 
 const ADOPT_REASON = 'an identical webhook is on the hub, not yet owned by this file';
 
-function adopt(out: WebhookAction[], name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord | undefined): void {
+function adopt(out: WebhookAction[], name: string, spec: WebhookSpec, hook: HubWebhook, rec: WebhookRecord | undefined): void {
   const address = `webhooks.${name}`;
   const reason = rec ? `${ADOPT_REASON}; the recorded webhook ${rec.id} is gone` : ADOPT_REASON;
-  out.push({ type: 'adopt', address, name, id: hook.id, specHash, reason });
+  out.push({ type: 'adopt', address, name, id: hook.id, reason });
   if (spec.enabled === hook.disabled) {
-    out.push({ type: spec.enabled ? 'enable' : 'disable', address, name, id: hook.id, specHash, reason: spec.enabled ? 'disabled on the hub' : 'enabled on the hub' });
+    out.push({ type: spec.enabled ? 'enable' : 'disable', address, name, id: hook.id, reason: spec.enabled ? 'disabled on the hub' : 'enabled on the hub' });
   }
 }
 

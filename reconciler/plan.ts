@@ -3,7 +3,6 @@ import type { StateFile } from '../state/types.js';
 import type { Action, Observation, Plan, PlanOptions, PlanSummary, RobotAction, UnmanagedWebhook } from './types.js';
 import { planWebhooks } from './plan-webhooks.js';
 import { planRobot } from './plan-robots.js';
-import { desiredDigest, observationDigest } from './digest.js';
 import { PlanError } from './plan-error.js';
 import { installProblems } from './plan-app-checks.js';
 
@@ -17,8 +16,8 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
   const hub = observed.hub.ok
-    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks, opts.display !== true)
-    : { actions: [], unmanaged: [] as UnmanagedWebhook[], specHashes: [] as string[] };
+    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
@@ -38,37 +37,16 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const all: Action[] = [...hub.actions, ...robotActions];
   refuseEmptying(all, desired, opts.allowEmpty === true);
   const actions = targets.length === 0 ? all : all.filter((a) => targets.some((t) => matchesTarget(a, t)));
-  const p: Plan = {
+  return {
     format_version: '2.1',
     actions,
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
     unreachable,
     hubError: observed.hub.ok ? null : observed.hub.error,
-    observedDigest: '',
-    desiredDigest: '',
     secretSalt: salt,
     targets: [...targets],
     summary: summarise(actions),
   };
-  // Only a saved or JSON plan shows the digests; a printed plan never pays for
-  // them (the secret fingerprints are a deliberately slow scrypt).
-  lazyField(p, 'observedDigest', () => observationDigest(observed, desired, salt));
-  lazyField(p, 'desiredDigest', () => desiredDigest(desired, salt, hub.specHashes));
-  return p;
-}
-
-/** `key` computed on first read, then a plain value; still enumerable, so copies and JSON see it. */
-function lazyField<K extends 'observedDigest' | 'desiredDigest'>(p: Plan, key: K, compute: () => Plan[K]): void {
-  Object.defineProperty(p, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      const value = compute();
-      Object.defineProperty(p, key, { value, enumerable: true, configurable: true, writable: true });
-      return value;
-    },
-    set: (value: Plan[K]) => Object.defineProperty(p, key, { value, enumerable: true, configurable: true, writable: true }),
-  });
 }
 
 export function summarise(actions: Action[]): PlanSummary {
@@ -113,7 +91,6 @@ function refuseEmptying(actions: Action[], desired: Config, allowEmpty: boolean)
     else if (a.type === 'remove') apps += 1;
   }
   if (webhooks + apps === 0) return;
-  // Only a plan that deletes counts the file's webhooks (17 ms for 50,000 names).
   const declaresNothing = Object.keys(desired.webhooks).length === 0
     && Object.values(desired.robots).every((r) => r.apps.length === 0);
   if (!declaresNothing) return;

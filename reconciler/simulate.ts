@@ -29,7 +29,7 @@ export function simulateApply(observed: Observation, plan: Plan, desired: Config
     const result: ActionResult = {};
     if ('robot' in action) applyRobot(robots[action.robot], action);
     else if (hooks) hooks = applyHub(hooks, action, desired, result);
-    if (st) st = nextState(st, action, result);
+    if (st) st = nextState(st, action, desired.webhooks, result);
   }
   const hub = hooks ? { ok: true as const, webhooks: hooks } : observed.hub;
   const fallback = state ?? { version: 1 as const, lineage: '', serial: 0, webhooks: {}, robots: {} };

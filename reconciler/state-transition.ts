@@ -1,24 +1,28 @@
+import type { WebhookSpec } from '../schema/types.js';
 import type { Action } from './types.js';
 import type { ActionResult, StateFile } from '../state/types.js';
 import { applyChange, type StateChange } from '../state/journal.js';
+import { webhookSpecHash } from './hash.js';
 
 // What one successful action means for the state file. Pure: the executor
 // calls it after each success and hands the change to the state's journal.
+// A webhook's record keeps the hash of the spec robot.yaml declares for it
+// (`desired`, the specs the plan was made from).
 
 /** The one record a successful action sets or removes; null for start/stop (nothing the state keeps). */
-export function changeOf(state: StateFile, action: Action, result: ActionResult = {}): StateChange | null {
+export function changeOf(state: StateFile, action: Action, desired: Record<string, WebhookSpec>, result: ActionResult = {}): StateChange | null {
   switch (action.type) {
     case 'create':
       if (!result.webhookId) throw new Error(`nextState: create of ${action.address} succeeded without a webhook id`);
-      return { webhook: action.name, record: { id: result.webhookId, specHash: action.specHash } };
+      return { webhook: action.name, record: { id: result.webhookId, specHash: specHashOf(desired, action.name) } };
     case 'adopt':
     case 'update':
-      return { webhook: action.name, record: { id: action.id, specHash: action.specHash } };
+      return { webhook: action.name, record: { id: action.id, specHash: specHashOf(desired, action.name) } };
     case 'enable':
     case 'disable': {
       // A toggle proves nothing about the other fields: keep the recorded hash.
       const prev = state.webhooks[action.name];
-      return { webhook: action.name, record: { id: action.id, specHash: prev?.id === action.id ? prev.specHash : action.specHash } };
+      return { webhook: action.name, record: { id: action.id, specHash: prev?.id === action.id ? prev.specHash : specHashOf(desired, action.name) } };
     }
     case 'delete':
       return { webhook: action.name, record: null };
@@ -46,7 +50,13 @@ export function intentOf(action: Action): StateChange | null {
   return { robot: action.robot, app: action.app, record: { ...action.record, sha: null, intent: 'install' } };
 }
 
-export function nextState(state: StateFile, action: Action, result: ActionResult = {}): StateFile {
-  const change = changeOf(state, action, result);
+export function nextState(state: StateFile, action: Action, desired: Record<string, WebhookSpec>, result: ActionResult = {}): StateFile {
+  const change = changeOf(state, action, desired, result);
   return change ? applyChange(state, change) : state;
+}
+
+function specHashOf(desired: Record<string, WebhookSpec>, name: string): string {
+  const spec = desired[name];
+  if (!spec) throw new Error(`internal error: webhooks.${name} was acted on but is not declared`);
+  return webhookSpecHash(spec);
 }

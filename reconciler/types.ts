@@ -56,8 +56,6 @@ interface Base {
 
 interface WebhookBase extends Base {
   name: string;
-  /** webhookSpecHash of the desired spec, recorded in the state on success. */
-  specHash: string;
 }
 
 /**
@@ -181,15 +179,27 @@ export interface Plan {
   unreachable: string[];
   /** Why the hub could not be observed (no webhook actions were planned), else null. */
   hubError: string | null;
-  /** Hash of the observation the plan was made from: a saved plan is rejected when stale. */
-  observedDigest: string;
-  /** Hash of the desired configuration (secrets only as fingerprints keyed by `secretSalt`). */
-  desiredDigest: string;
-  /** Random per state (its lineage) or per saved plan: keys the secret fingerprints in the digests. */
+  /** Random per state (its lineage) or per saved plan: keys the secret fingerprints in a sealed plan's digests. */
   secretSalt: string;
   /** Targets the plan was limited to; empty = everything. */
   targets: string[];
   summary: PlanSummary;
+}
+
+/** An action as a sealed plan holds it: a webhook action but a delete carries the spec hash apply records for it. */
+export type SealedAction = Action & { specHash?: string };
+
+/**
+ * A plan as `plan --out` saves it and `plan --json` prints it: the plan with
+ * the digests of what it was made from, and each webhook action's spec hash
+ * (webhookSpecHash of the desired spec). Made by sealPlan (seal.ts) alone.
+ */
+export interface SealedPlan extends Plan {
+  actions: SealedAction[];
+  /** Hash of the observation the plan was made from: a saved plan is rejected when stale. */
+  observedDigest: string;
+  /** Hash of the desired configuration (secrets only as fingerprints keyed by `secretSalt`). */
+  desiredDigest: string;
 }
 
 export interface PlanOptions {
@@ -203,15 +213,8 @@ export interface PlanOptions {
    * restart where the app is active.
    */
   forceUpdate?: string[];
-  /** Keys the secret fingerprints in the plan's digests; the state's lineage when absent. */
+  /** Keys the secret fingerprints in a sealed plan's digests; the state's lineage when absent. */
   secretSalt?: string;
-  /**
-   * A plan only to be printed (plan's and diff's views, status): the planner
-   * skips the webhooks' spec hashes, which only apply and a saved or JSON plan
-   * read (a tenth of a 50,000-webhook plan), and leaves each action's
-   * specHash ''. planToJson refuses such a plan; apply never makes one.
-   */
-  display?: boolean;
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

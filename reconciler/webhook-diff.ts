@@ -5,7 +5,7 @@ import type { WebhookRecord } from '../state/types.js';
 import type { FieldChange, PatchOp, WebhookAction } from './types.js';
 import { sameSecret, webhookSpecHash } from './hash.js';
 import { SENSITIVE, SENSITIVE_CHANGED } from '../lib/sensitive.js';
-import { desiredView, normalForm, observedSpec, type NormalForm } from './webhook-normal-form.js';
+import { desiredView, normalForm, observedSpec } from './webhook-normal-form.js';
 
 // Compare one owned webhook with its spec. Secrets are compared in clear here
 // (the hub returns them) and enter the diff only as markers, so neither a
@@ -16,9 +16,8 @@ export const JOB_ID_UNKNOWN = '(not reported by the hub)';
 type Doc = Record<FieldChange['field'], unknown>;
 const FIELDS: FieldChange['field'][] = ['url', 'jobId', 'watched', 'domains', 'secret'];
 
-export function diffWebhook(
-  name: string, spec: WebhookSpec, specHash: string, hook: HubWebhook, rec: WebhookRecord, form: NormalForm = normalForm(spec),
-): WebhookAction[] {
+export function diffWebhook(name: string, spec: WebhookSpec, hook: HubWebhook, rec: WebhookRecord): WebhookAction[] {
+  const form = normalForm(spec);
   const address = `webhooks.${name}`;
   const id = hook.id;
   const secretChanged = !sameSecret(hook.secret, spec.secret);
@@ -42,10 +41,10 @@ export function diffWebhook(
     .map((field) => ({ field, before: before[field], after: after[field] }));
   const out: WebhookAction[] = [];
   const toggle = spec.enabled === hook.disabled;
-  if (toggle && !spec.enabled) out.push({ type: 'disable', address, name, id, specHash, reason: 'enabled on the hub, disabled in robot.yaml' });
+  if (toggle && !spec.enabled) out.push({ type: 'disable', address, name, id, reason: 'enabled on the hub, disabled in robot.yaml' });
   if (changes.length > 0) {
     out.push({
-      type: 'update', address, name, id, specHash,
+      type: 'update', address, name, id,
       desired: desiredView(spec, form),
       secretChanged,
       changes,
@@ -54,7 +53,7 @@ export function diffWebhook(
     });
   }
   // Enabling comes last so the first deliveries already go to the new target.
-  if (toggle && spec.enabled) out.push({ type: 'enable', address, name, id, specHash, reason: 'disabled on the hub, enabled in robot.yaml' });
+  if (toggle && spec.enabled) out.push({ type: 'enable', address, name, id, reason: 'disabled on the hub, enabled in robot.yaml' });
   return out;
 }
 

@@ -26,8 +26,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'diff', { prefetch: true });
   try {
     const observed = await session.observe();
-    // allowEmpty: diff only reports; refusing belongs to apply. display: nothing is saved, so no spec hashes.
-    const p = plan(session.config, observed, session.state, { allowEmpty: true, display: true });
+    // allowEmpty: diff only reports; refusing belongs to apply.
+    const p = plan(session.config, observed, session.state, { allowEmpty: true });
     view.show(p);
     const blind = blindness(p);
     if (blind) view.incomplete(blind);

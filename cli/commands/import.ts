@@ -5,7 +5,7 @@ import { newCommand, parse } from '../command.js';
 import { isNotFound } from '../../drivers/hub/errors.js';
 import { newState } from '../../state/file.js';
 import { noteTo } from '../session/state.js';
-import { nextState } from '../../reconciler/state-transition.js';
+import { applyChange } from '../../state/journal.js';
 import { openSession, parseDuration } from '../session/session.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -41,8 +41,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         if (isNotFound(err)) throw new UserError(`there is no webhook ${id} on ${session.hub.endpoint} (or it belongs to another account)`);
         throw err;
       });
-      const next = nextState(state, { type: 'adopt', address, name, id: hook.id, specHash: IMPORTED, reason: 'imported' });
-      await session.store.write(next);
+      await session.store.write(applyChange(state, { webhook: name, record: { id: hook.id, specHash: IMPORTED } }));
     } finally {
       await lock.release();
     }

@@ -5,7 +5,8 @@ import { UserError, errorMessage } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { plan } from '../../reconciler/plan.js';
 import { planToJson } from '../../reconciler/plan-file.js';
-import type { Plan } from '../../reconciler/types.js';
+import { sealPlan } from '../../reconciler/seal.js';
+import type { SealedPlan } from '../../reconciler/types.js';
 import { newPlanView } from '../views/plan-view.js';
 import { viewType } from '../views/view-type.js';
 import { blindness, planExitCode } from '../exit-codes.js';
@@ -34,10 +35,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'plan', { prefetch: true });
   try {
     const observed = await session.observe();
-    // Printed only: no spec hashes (PlanOptions.display); --out and --json write them.
-    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true, display: !o.out && o.json !== true });
-    if (o.out) await savePlan(resolve(io.cwd, o.out), p);
-    view.show(p);
+    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
+    let sealed: SealedPlan | undefined;
+    const seal = (): SealedPlan => (sealed ??= sealPlan(p, session.config, observed));
+    if (o.out) await savePlan(resolve(io.cwd, o.out), seal());
+    view.show(p, seal);
     if (o.out) view.saved(o.out, o.file);
     const blind = blindness(p);
     if (blind) view.incomplete(blind);
@@ -47,7 +49,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 }
 
-async function savePlan(path: string, p: Plan): Promise<void> {
+async function savePlan(path: string, p: SealedPlan): Promise<void> {
   try {
     await writeFile(path, planToJson(p), { mode: 0o600 });
   } catch (err) {

@@ -21,7 +21,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'status', { prefetch: true });
   try {
     const observed = await session.observe(undefined, { daemonStatus: true });
-    const p = plan(session.config, observed, session.state, { allowEmpty: true, display: true });
+    const p = plan(session.config, observed, session.state, { allowEmpty: true });
     view.show(fleetStatus({
       config: session.config, file: session.config.file, hubEndpoint: session.hub.endpoint, watchesHub: session.listWebhooks,
       observation: observed, remaining: p, state: session.state, lastRun: null, now: new Date(),

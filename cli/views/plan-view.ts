@@ -1,5 +1,5 @@
 import { ansi, useColor, type Io } from '../../lib/io.js';
-import type { Action, Plan, RobotAction, WebhookAction, WebhookView } from '../../reconciler/types.js';
+import type { Action, Plan, RobotAction, SealedPlan, WebhookAction, WebhookView } from '../../reconciler/types.js';
 import { isRobotAction, isWebhookAction } from '../../reconciler/types.js';
 import { planToJson } from '../../reconciler/plan-file.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
@@ -10,7 +10,8 @@ import type { ViewType } from './view-type.js';
 // the planner put there.
 
 export interface PlanView {
-  show(p: Plan): void;
+  /** `seal`: the plan sealed (reconciler/seal.ts), which the JSON view prints. */
+  show(p: Plan, seal: () => SealedPlan): void;
   /** `--out`: where the plan was saved and how to apply it. */
   saved(file: string, configFile: string): void;
   /** The plan could not see everything (exit 1 follows). */
@@ -19,7 +20,7 @@ export interface PlanView {
 
 export function newPlanView(type: ViewType, io: Io): PlanView {
   const incomplete = (why: string): void => io.err(`Error: ${why}\n`);
-  if (type === 'json') return { show: (p) => io.out(planToJson(p)), saved: () => {}, incomplete };
+  if (type === 'json') return { show: (_p, seal) => io.out(planToJson(seal())), saved: () => {}, incomplete };
   const color = useColor(io);
   return {
     show: (p) => writePlan(p, { color }, (text) => io.out(text)),

@@ -1,3 +1,4 @@
+import type { WebhookSpec } from '../../schema/types.js';
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
 import { changeOf, intentOf } from '../state-transition.js';
@@ -15,8 +16,11 @@ export class StateRecorder {
   /** This recorder's own copy, changed in place: O(1) per action. */
   private current: StateFile;
 
-  /** `journal` null: keep the state in memory only (dry runs, benchmarks of the executor). */
-  constructor(private readonly journal: StateJournal | null, initial: StateFile) {
+  /**
+   * `journal` null: keep the state in memory only (dry runs, benchmarks of the
+   * executor); `desired`: the webhook specs the plan was made from.
+   */
+  constructor(private readonly journal: StateJournal | null, initial: StateFile, private readonly desired: Record<string, WebhookSpec>) {
     this.current = copyState(initial);
   }
 
@@ -27,7 +31,7 @@ export class StateRecorder {
   // Async, yet the change is applied to the copy before the first await, at
   // the call: concurrent records apply in the order they are made.
   async record(action: Action, result: ActionResult): Promise<void> {
-    const change = changeOf(this.current, action, result);
+    const change = changeOf(this.current, action, this.desired, result);
     if (change === null) return; // start/stop: nothing the state keeps
     applyInPlace(this.current, change);
     if (!this.journal) return;

@@ -84,7 +84,7 @@ t.test('diff: each drifted resource once, its actions together, whether or not t
   const a = app('a_app');
   const b = app('b_app');
   const c = config({ webhooks: [quiet, webhook('fresh', { url: 'https://example.org/fresh' })], apps: [a, b], active: 'a_app', robots: [{ name: 'desk' }] });
-  const p = plan(c, observation({ hooks: [hookOf('q1', quiet, { disabled: false })], robots: { desk: robotObs() } }), state(), { display: true });
+  const p = plan(c, observation({ hooks: [hookOf('q1', quiet, { disabled: false })], robots: { desk: robotObs() } }), state());
   const order = p.actions.map((x) => `${x.type} ${x.address}`);
   const install = order.indexOf('install robots.desk.apps.a_app');
   const start = order.indexOf('start robots.desk.apps.a_app');

@@ -73,7 +73,7 @@ t.test('a transient failure that reaches the machine is final: the drivers alrea
 
 t.test('a create is never sent twice after an unknown outcome', async (t) => {
   let calls = 0;
-  const create: Action = { type: 'create', address: 'webhooks.x', name: 'x', specHash: 'h', reason: 't',
+  const create: Action = { type: 'create', address: 'webhooks.x', name: 'x', reason: 't',
     desired: { url: 'u', jobId: null, watched: [], domains: [], hasSecret: false, enabled: true } };
   const out = await runUnit(input([create]), effects(async () => { calls += 1; throw new HubError('reset', { status: null, retriable: true }); }));
   t.equal(calls, 1);
@@ -122,7 +122,7 @@ function fleetPlan(robots: string[], unreachable: string[] = []): Plan {
   const actions = robots.filter((r) => !unreachable.includes(r)).map((r) => start(r, 'app'));
   return {
     format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, unreachable, hubError: null,
-    observedDigest: 'x', desiredDigest: 'y', secretSalt: 'z', targets: [],
+    secretSalt: 'z', targets: [],
     summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: actions.length, total: actions.length },
   };
 }

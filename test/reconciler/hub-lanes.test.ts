@@ -8,7 +8,7 @@ import type { Action } from '../../reconciler/types.js';
 // back into the one hub unit in plan order.
 
 const act = (type: 'adopt' | 'enable' | 'create' | 'delete', name: string): Action =>
-  ({ type, address: `webhooks.${name}`, name, id: `id-${name}`, specHash: 'h', reason: 'test' }) as unknown as Action;
+  ({ type, address: `webhooks.${name}`, name, id: `id-${name}`, reason: 'test' }) as unknown as Action;
 
 t.test('a webhook\'s actions share a lane, in order; webhooks are spread', async (t) => {
   const actions = [act('adopt', 'a'), act('create', 'b'), act('enable', 'a'), ...Array.from({ length: 20 }, (_, i) => act('create', `c${i}`))];

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { plan } from '../../reconciler/plan.js';
+import { sealPlan } from '../../reconciler/seal.js';
 import { renderPlan, summaryLine, writePlan } from '../../cli/views/plan-view.js';
 import { readFileSync } from 'node:fs';
 import { PLAN_SCHEMA_FILE, planToJson, parsePlan } from '../../reconciler/plan-file.js';
@@ -18,7 +19,7 @@ const d = webhook('d', { url: 'https://example.org/d' });
 const hello = app('hello_app');
 const other = app('other_app');
 
-function busyPlan() {
+function busyInputs() {
   const desired = config({
     webhooks: [webhook('a', { url: 'https://example.org/new', secret: NEW_SECRET }), c, d, webhook('e', { url: 'https://example.org/e' })],
     apps: [hello, other], active: 'other_app', robots: [{ name: 'desk' }, { name: 'lab' }],
@@ -28,7 +29,18 @@ function busyPlan() {
     robots: { desk: robotObs([installedOf(hello)], { app: installedOf(hello), state: 'running' }), lab: { reachable: false, error: 'ECONNREFUSED' } },
   });
   const st = state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b }, d: { id: '4', spec: d } } });
+  return { desired, observed, st };
+}
+
+function busyPlan() {
+  const { desired, observed, st } = busyInputs();
   return plan(desired, observed, st);
+}
+
+/** As plan --out saves it and plan --json prints it. */
+function busySealed() {
+  const { desired, observed, st } = busyInputs();
+  return sealPlan(plan(desired, observed, st), desired, observed);
 }
 
 t.test('human view of every kind of change', (t) => {
@@ -51,7 +63,7 @@ t.test('human view of every kind of change', (t) => {
 
 t.test('no secret in any view', (t) => {
   const p = busyPlan();
-  for (const text of [renderPlan(p), renderPlan(p, { color: true }), planToJson(p)]) {
+  for (const text of [renderPlan(p), renderPlan(p, { color: true }), planToJson(busySealed())]) {
     t.notOk(text.includes(SECRET), 'old secret absent');
     t.notOk(text.includes(NEW_SECRET), 'new secret absent');
   }
@@ -79,7 +91,7 @@ t.test('summary lines', (t) => {
 });
 
 t.test('JSON view round-trips and carries format_version', (t) => {
-  const p = busyPlan();
+  const p = busySealed();
   const text = planToJson(p);
   const data = JSON.parse(text) as Record<string, unknown>;
   t.equal(data.format_version, '2.1');
@@ -118,7 +130,7 @@ t.test('the plan file schema has an $id and names every field the JSON plan has'
 });
 
 t.test('a plan file of another version or shape is refused', (t) => {
-  const text = planToJson(busyPlan());
+  const text = planToJson(busySealed());
   t.throws(() => parsePlan(text.replace('"format_version": "2.1"', '"format_version": "1.0"'), 'p.json'),
     { message: 'p.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`robotctl plan --out p.json`)' });
   t.throws(() => parsePlan('{"actions":[]}', 'p.json'), /format_version null/);

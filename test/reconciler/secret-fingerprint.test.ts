@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { secretFingerprint, webhookSpecHash } from '../../reconciler/hash.js';
 import { desiredDigest, observationDigest } from '../../reconciler/digest.js';
 import { plan } from '../../reconciler/plan.js';
+import { sealPlan } from '../../reconciler/seal.js';
 import { planToJson } from '../../reconciler/plan-file.js';
 import { SECRET, config, hookOf, observation, state, webhook } from './plan-fixtures.js';
 
@@ -56,8 +57,10 @@ t.test('secret drift is found from the hub\'s answer alone, as on a fresh CI run
 
 t.test('a saved plan holds neither the secret nor any unsalted hash of it', (t) => {
   const a = webhook('a', { secret: WEAK });
-  const p = plan(config({ webhooks: [a] }), observation({ hooks: [hookOf('1', a, { secret: 'old' })] }), state({ webhooks: { a: { id: '1', spec: a } } }));
-  const text = planToJson(p);
+  const desired = config({ webhooks: [a] });
+  const observed = observation({ hooks: [hookOf('1', a, { secret: 'old' })] });
+  const p = plan(desired, observed, state({ webhooks: { a: { id: '1', spec: a } } }));
+  const text = planToJson(sealPlan(p, desired, observed));
   t.notOk(text.includes(WEAK));
   t.notOk(text.includes(unsaltedSha256(WEAK)));
   t.notOk(/secret_hash/.test(text), 'no per-action secret hash any more');
@@ -86,6 +89,7 @@ t.test('the planner stays pure: the salt is an input (the state\'s lineage unles
   t.equal(one.secretSalt, st.lineage);
   t.same(plan(desired, observation(), st), one, 'same inputs, same plan');
   const salted = plan(desired, observation(), st, { secretSalt: 'other' });
-  t.not(salted.desiredDigest, one.desiredDigest);
+  t.equal(salted.secretSalt, 'other');
+  t.not(sealPlan(salted, desired, observation()).desiredDigest, sealPlan(one, desired, observation()).desiredDigest);
   t.end();
 });
