@@ -29,14 +29,12 @@ export interface ObserveOptions {
   listWebhooks?: boolean;
   /** Read every robot's daemon status too (a third call per robot). */
   daemonStatus?: boolean;
-  /** The webhook list already asked for (plan and diff ask while robot.yaml is read): awaited instead of a new call. */
-  webhooks?: Promise<HubWebhook[]> | undefined;
 }
 
 export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
   const robots = Object.values(config.robots);
   const [hub, spaces, observed] = await Promise.all([
-    observeHub(deps.hub, opts.listWebhooks !== false, signal, opts.webhooks),
+    observeHub(deps.hub, opts.listWebhooks !== false, signal),
     observeSpaces(config, deps.hub, signal),
     mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal, (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed))),
   ]);
@@ -45,10 +43,10 @@ export async function observe(config: Config, deps: ObserveDeps, signal?: AbortS
   return { hub, spaces, robots: byName };
 }
 
-async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal, asked?: Promise<HubWebhook[]>): Promise<HubObservation> {
+async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal): Promise<HubObservation> {
   if (!list) return { ok: true, webhooks: [] };
   try {
-    return { ok: true, webhooks: await (asked ?? hub.listWebhooks(signal)) };
+    return { ok: true, webhooks: await hub.listWebhooks(signal) };
   } catch (err) {
     if (signal?.aborted) throw err;
     return { ok: false, error: hubFailure(err) };

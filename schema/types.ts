@@ -89,9 +89,9 @@ export interface Config {
   rollout: RolloutSpec;
   receiver: ReceiverSpec | null;
   /**
-   * The `state:` block as loaded (variables substituted), null when absent: a
-   * session opens its state backend from it instead of reading the file again.
-   * Absent in a Config built by hand: the backend reads the file.
+   * The `state:` block as loaded (variables substituted), null when absent:
+   * the session opens its state backend from it. Absent (a Config built by
+   * hand) counts as null.
    */
   stateBlock?: Record<string, unknown> | null;
 }

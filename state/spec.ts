@@ -1,14 +1,11 @@
 import { dirname, join, resolve } from 'node:path';
-import { readTopLevel } from './top-level.js';
-import { substitute } from '../schema/env.js';
 import { UserError, UsageError } from '../lib/errors.js';
 import { durationMs } from '../lib/duration.js';
 import { DEFAULT_LEASE_MS } from './hub-store.js';
 
 // Which backend holds the state: `--state`, else ROBOTCTL_STATE, else the
-// `state:` block of robot.yaml, else the local file beside robot.yaml.
-// The block is read on its own (with ${VAR} substituted), so `state show`
-// and `state unlock` work while the rest of the file is broken.
+// `state:` block of robot.yaml (read by schema/, ${VAR} substituted, and
+// passed in), else the local file beside robot.yaml.
 
 export type BackendSpec =
   | { backend: 'local'; path: string }
@@ -25,8 +22,8 @@ export interface SpecSources {
   env: NodeJS.ProcessEnv;
   /** --state as given. */
   flag?: string | null | undefined;
-  /** The `state:` block already read with the whole file (null: none); undefined: read it from the file. */
-  block?: Record<string, unknown> | null | undefined;
+  /** robot.yaml's `state:` block (null: none), asked for only when neither the flag nor the variable names a backend. */
+  block: () => Record<string, unknown> | null;
 }
 
 export function defaultLocalPath(configFile: string): string {
@@ -37,7 +34,7 @@ export function resolveBackend(src: SpecSources): BackendSpec {
   if (src.flag) return parseSpec(src.flag, src.cwd, '--state');
   const fromEnv = src.env[STATE_ENV]?.trim();
   if (fromEnv) return parseSpec(fromEnv, src.cwd, STATE_ENV);
-  const block = src.block === undefined ? readStateBlock(src.configFile, src.env) : src.block;
+  const block = src.block();
   return block ? specOfBlock(block, src.configFile) : { backend: 'local', path: defaultLocalPath(src.configFile) };
 }
 
@@ -56,27 +53,6 @@ export function parseSpec(text: string, cwd: string, origin: string): BackendSpe
   if (text === 'local') throw new UsageError(`${origin}: write local:PATH (or a path) for a local state file`);
   const path = text.startsWith('local:') ? text.slice(6) : text;
   return { backend: 'local', path: resolve(cwd, path) };
-}
-
-/** robot.yaml's hub.endpoint as written (for commands that do not load the whole file). */
-export function readHubEndpoint(configFile: string): string | null {
-  const endpoint = (readTopLevel(configFile, 'hub') as { endpoint?: unknown } | null | undefined)?.endpoint;
-  return typeof endpoint === 'string' ? endpoint : null;
-}
-
-/** The `state:` mapping of robot.yaml with ${VAR} substituted, or null. */
-export function readStateBlock(configFile: string, env: NodeJS.ProcessEnv): Record<string, unknown> | null {
-  const block = readTopLevel(configFile, 'state');
-  if (block === undefined || block === null) return null;
-  if (typeof block !== 'object' || Array.isArray(block)) throw new UserError(`${configFile}: state must be a mapping (state: { backend: local | hub | postgres, … })`);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(block as Record<string, unknown>)) {
-    if (typeof v !== 'string') { out[k] = v; continue; }
-    const s = substitute(v, env);
-    if (s.missing.length > 0) throw new UserError(`${configFile}: state.${k}: environment variable ${s.missing[0]} is not set`);
-    out[k] = s.value;
-  }
-  return out;
 }
 
 function specOfBlock(b: Record<string, unknown>, configFile: string): BackendSpec {

@@ -50,7 +50,7 @@ export async function run(args: string[], outer: Io): Promise<number> {
   const io = withConfigEnv(outer, o.file);
   const config = loadOrExit(o.file, io, 'agent');
   const token = tokenFromFlags(io, o);
-  const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint, config.stateBlock);
+  const store = await openStateOf(io, { file: o.file, state: o.state, token: token ?? undefined }, config.hub.endpoint, () => config.stateBlock ?? null);
   // Timestamped: an agent runs for days, and its lines are read beside the hub's and the robots' logs.
   const out = (line: string): void => io.out(`${stampLines(line)}\n`);
   const stop = waitForStop();

@@ -23,7 +23,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const view = newDiffView(viewType(o), io);
-  const session = await openSession(io, o, 'diff', { prefetch: true });
+  const session = await openSession(io, o, 'diff');
   try {
     const observed = await session.observe();
     // allowEmpty: diff only reports; refusing belongs to apply.

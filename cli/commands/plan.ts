@@ -32,7 +32,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const view = newPlanView(viewType(o), io);
-  const session = await openSession(io, o, 'plan', { prefetch: true });
+  const session = await openSession(io, o, 'plan');
   try {
     const observed = await session.observe();
     const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });

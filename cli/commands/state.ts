@@ -5,7 +5,8 @@ import { newCommand, parse, subCommand } from '../command.js';
 import { newState } from '../../state/file.js';
 import { describeHolder } from '../../state/lock.js';
 import { openStore } from '../../state/open.js';
-import { parseSpec, readHubEndpoint } from '../../state/spec.js';
+import { parseSpec } from '../../state/spec.js';
+import { readHubEndpoint, readStateBlock } from '../../schema/top-level.js';
 import type { StateStore } from '../../state/store.js';
 import { migrateState } from '../../state/migrate.js';
 import { noteTo, openStateOf } from '../session/state.js';
@@ -20,7 +21,8 @@ interface Common { file: string; state?: string; token?: string }
 // block (read on its own); the rest of robot.yaml is not loaded, so a broken
 // file or a missing ${VAR} elsewhere never blocks these.
 async function withStore<T>(io: Io, o: Common, work: (store: StateStore) => Promise<T>): Promise<T> {
-  const store = await openStateOf(io, o, readHubEndpoint(resolve(io.cwd, o.file)));
+  const file = resolve(io.cwd, o.file);
+  const store = await openStateOf(io, o, readHubEndpoint(file), () => readStateBlock(file, io.env));
   try {
     return await work(store);
   } finally {

@@ -18,7 +18,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const view = newStatusView(viewType(o), io);
-  const session = await openSession(io, o, 'status', { prefetch: true });
+  const session = await openSession(io, o, 'status');
   try {
     const observed = await session.observe(undefined, { daemonStatus: true });
     const p = plan(session.config, observed, session.state, { allowEmpty: true });

@@ -183,7 +183,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
 
   // The file's state: block (or ROBOTCTL_STATE), like plan and apply on it; a hub
   // backend is a dataset of this embedded hub (HF_ENDPOINT above), owned by demo.
-  const store = await openStateOf(upIo, { file: p.file, token }, null);
+  const store = await openStateOf(upIo, { file: p.file, token }, null, () => p.config.stateBlock ?? null);
   teardown.add(() => store.close());
   out(`state: ${store.where}`);
   out('agent: installing the apps and starting the active ones (the first up takes a while)...');

@@ -27,7 +27,7 @@ export interface HubAccess {
  * owns webhooks needs one; a robots-only file without a token skips the hub.
  */
 export function hubAccess(found: ResolvedToken | null, ownsWebhooks: boolean, config: Config): HubAccess {
-  // Counting a file's webhooks enumerates them all (17 ms at 50,000): only done without a token.
+  // The file's webhooks are counted only without a token.
   const needsHub = (c: Config): boolean => ownsWebhooks || Object.keys(c.webhooks).length > 0;
   if (!found && needsHub(config)) {
     throw new UserError('Not logged in to the hub: run `robotctl auth login`, set HF_TOKEN, or pass --token-file (robot.yaml declares webhooks).');
@@ -42,8 +42,6 @@ export interface DriverPool {
 
 export interface DriverPoolOptions {
   userAgent?: string;
-  /** A client already made for this endpoint (a session's prefetch): used, and closed, as the pool's own. */
-  hub?: { endpoint: string; client: HubClient };
   /**
    * Robots worked on at once (an apply's --parallelism or rollout.parallelism):
    * their connections are all kept open, beyond the ROBOTS_KEPT_OPEN a drift check keeps.
@@ -53,7 +51,7 @@ export interface DriverPoolOptions {
 
 export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWebhooks: (config: Config) => boolean, opts: DriverPoolOptions = {}): DriverPool {
   const { userAgent } = opts;
-  const hubs = new Map<string, HubClient>(opts.hub ? [[opts.hub.endpoint, opts.hub.client]] : []);
+  const hubs = new Map<string, HubClient>();
   const daemons = new Map<string, DaemonClient>();
   const connections = new RobotPool({ origins: Math.max(ROBOTS_KEPT_OPEN, opts.robotsAtOnce ?? 0) });
   const hubFor = (endpoint: string): HubClient => {

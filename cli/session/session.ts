@@ -11,11 +11,9 @@ import { newState } from '../../state/file.js';
 import type { StateFile } from '../../state/types.js';
 import type { StateStore } from '../../state/store.js';
 import { openStateOf } from './state.js';
-import { observe, type ObserveOptions } from '../../reconciler/observe.js';
+import { observe } from '../../reconciler/observe.js';
 import { driverPool, hubAccess } from './drivers.js';
-import { prefetchWebhooks } from './prefetch.js';
 import { resolveToken } from '../../drivers/hub/token.js';
-import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import { withConfigEnv } from './config-env.js';
 import type { SessionFlags } from './options.js';
 import { tokenFromFlags } from './token-flags.js';
@@ -61,8 +59,6 @@ function missingFile(file: string, io: Io, command: string): UserError {
 }
 
 export interface OpenOptions {
-  /** Read-only commands (plan, diff, status): list the hub's webhooks while robot.yaml is read (prefetch.ts). */
-  prefetch?: boolean;
   /**
    * apply: keep the connections of as many robots as the rollout works on at
    * once (drivers/daemon/pool.ts): `parallelism` (--parallelism), else the file's rollout.parallelism.
@@ -70,47 +66,27 @@ export interface OpenOptions {
   rollout?: { parallelism?: number | undefined };
 }
 
+/** robot.yaml loaded, then its state store opened, then the drivers made for it. */
 export async function openSession(outer: Io, o: SessionOptions, command: string, opts: OpenOptions = {}): Promise<Session> {
-  // A session's commands run and exit: Node must not wait at exit for V8 to
-  // optimise undici's HTTP parser (see lib/webassembly-tier.ts). The agent,
-  // which runs on, keeps V8's defaults.
+  // A session's commands run and exit: see lib/webassembly-tier.ts. The agent, which runs on, keeps V8's defaults.
   firstTierWebAssembly();
   const io = withConfigEnv(outer, o.file);
   const found = resolveToken({ flag: tokenFromFlags(io, o), env: io.env });
-  const early = opts.prefetch && found ? await prefetchWebhooks(io.env, resolve(io.cwd, o.file), found.token) : null;
-  // Until the pool owns the prefetch's client, a failure here drops it.
-  let unowned = early;
+  const config = loadOrExit(o.file, io, command);
+  const store = await openStateOf(io, o, config.hub.endpoint, () => config.stateBlock ?? null);
   try {
-    const config = loadOrExit(o.file, io, command);
-    const store = await openStateOf(io, o, config.hub.endpoint, config.stateBlock);
-    try {
-      const state = (await store.read()) ?? newState();
-      const access = hubAccess(found, Object.keys(state.webhooks).length > 0, config);
-      // The list is this file's only when the file names the hub the prefetch asked.
-      const usable = early !== null && early.endpoint === resolveEndpoint(io.env, config.hub.endpoint) ? early : null;
-      const pool = driverPool(io.env, access.token, access.listWebhooks, {
-        ...(usable ? { hub: { endpoint: usable.endpoint, client: usable.client } } : {}),
-        ...(opts.rollout ? { robotsAtOnce: opts.rollout.parallelism ?? config.rollout.parallelism } : {}),
-      });
-      if (usable) unowned = null;
-      const drivers = pool.forConfig(config);
-      const observeOnce = (signal?: AbortSignal): ObserveOptions['webhooks'] => {
-        const pending = usable?.take();
-        if (pending && signal?.aborted) usable?.cancel();
-        else if (pending && signal) signal.addEventListener('abort', () => usable?.cancel(), { once: true });
-        return pending;
-      };
-      return {
-        config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
-        observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, webhooks: observeOnce(signal), ...extra }),
-        close: async () => { usable?.cancel(); await pool.close(); await store.close(); },
-      };
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-  } finally {
-    if (unowned) { unowned.cancel(); await unowned.client.close(); }
+    const state = (await store.read()) ?? newState();
+    const access = hubAccess(found, Object.keys(state.webhooks).length > 0, config);
+    const pool = driverPool(io.env, access.token, access.listWebhooks, opts.rollout ? { robotsAtOnce: opts.rollout.parallelism ?? config.rollout.parallelism } : {});
+    const drivers = pool.forConfig(config);
+    return {
+      config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
+      observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, ...extra }),
+      close: async () => { await pool.close(); await store.close(); },
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
   }
 }
 

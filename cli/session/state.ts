@@ -13,9 +13,13 @@ export interface StateFlags {
   token?: string | undefined;
 }
 
-/** `block`: robot.yaml's `state:` block when the caller loaded the file (Config.stateBlock), so it is not read twice. */
-export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null = null, block?: Record<string, unknown> | null): Promise<StateStore> {
-  const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null, block });
+/**
+ * `stateBlock`: robot.yaml's `state:` block as schema/ read it (a loaded
+ * Config's stateBlock, or schema/top-level.ts's readStateBlock), asked for
+ * only when neither --state nor ROBOTCTL_STATE names the backend.
+ */
+export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null, stateBlock: () => Record<string, unknown> | null): Promise<StateStore> {
+  const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null, block: stateBlock });
   return openStore(spec, { env: io.env, hubEndpoint, token: o.token });
 }
 

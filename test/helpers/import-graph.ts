@@ -85,7 +85,8 @@ function allowed(fromUnit: string, toUnit: string): boolean {
   if (fromUnit === 'lib') return false;
   if (fromUnit === 'schema') return toUnit === 'lib';
   if (fromUnit.startsWith('drivers/')) return toUnit === 'lib' || toUnit === 'schema';
-  if (fromUnit === 'state') return toUnit === 'lib' || toUnit === 'schema' || drivers;
+  // The state never reads robot.yaml: the session hands it the `state:` block schema/ read.
+  if (fromUnit === 'state') return toUnit === 'lib' || drivers;
   if (fromUnit === 'reconciler') return ['lib', 'schema', 'state', 'runtime/receiver'].includes(toUnit) || drivers;
   // A runtime may use a driver as a client (the daemon reads Spaces from the
   // hub), never its own: a server shares only lib/wire with its client.

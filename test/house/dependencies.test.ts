@@ -7,9 +7,10 @@ import { fleetPageFolders } from '../../runtime/fleet-page/routes.js';
 import { hubPageFolders } from '../../runtime/hub/routes/pages.js';
 
 // The house rules of DESIGN.md as a check over the TypeScript import graph:
-// cli → reconciler → drivers, state, schema; the reconciler imports no
-// runtime but the receiver library; runtimes stand alone; only drivers/ and
-// runtimes open network connections; lib/ at the bottom; no folder cycles.
+// cli → reconciler → drivers, state, schema; the state never imports schema
+// (robot.yaml is read by schema/ alone); the reconciler imports no runtime
+// but the receiver library; runtimes stand alone; only drivers/ and runtimes
+// open network connections; lib/ at the bottom; no folder cycles.
 // No exception list: a break is fixed where it is, not allowed here.
 
 const graph = importGraph();
@@ -70,4 +71,9 @@ t.test('the page checks catch a page that reaches into another runtime', async (
   // Served from its own folder and the shared one, the same page passes.
   servers[1] = { runtime: 'runtime/fleet-page', folders: [{ prefix: '/fleet/robot/', root: join(dir, 'lib/browser') }, { prefix: '/fleet/', root: join(dir, 'runtime/fleet-page/page') }] };
   t.same(pageViolations(servers, dir).map((v) => v.to), ['./robot/pose.js', './gone.js'], 'what lib/browser lacks is named');
+});
+
+t.test('the state may not import schema, even for a type', async (t) => {
+  const broken = violations({ files: ['state/spec.ts', 'schema/types.ts'], edges: [{ from: 'state/spec.ts', to: 'schema/types.ts', typeOnly: true }] });
+  t.same(broken.map((v) => v.rule), ['state may not import schema']);
 });

@@ -2,8 +2,8 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { readTopLevel } from '../../state/top-level.js';
-import { readStateBlock, resolveBackend } from '../../state/spec.js';
+import { readHubEndpoint, readStateBlock, readTopLevel } from '../../schema/top-level.js';
+import { resolveBackend } from '../../state/spec.js';
 import { loadConfig } from '../../schema/load.js';
 
 // A top-level block of robot.yaml read from its own lines: the same value as
@@ -28,6 +28,8 @@ for (const [name, text] of Object.entries(files)) {
     const full = parse(text) as Record<string, unknown>;
     t.same(readTopLevel(file, 'state'), full.state);
     t.same(readTopLevel(file, 'hub'), full.hub);
+    const endpoint = (full.hub as { endpoint?: unknown } | undefined)?.endpoint;
+    t.equal(readHubEndpoint(file), typeof endpoint === 'string' ? endpoint : null);
   });
 }
 
@@ -39,7 +41,7 @@ t.test('a state block is read while the rest of the file is broken; a missing fi
   t.equal(readTopLevel(join(dir, 'nope.yaml'), 'state'), null);
 });
 
-t.test('a session that loaded the file passes its state block: the backend is the same, the file is not read again', async (t) => {
+t.test('the backend from the state block of a loaded file is the one the block read alone gives', async (t) => {
   const dir = t.testdir();
   const file = join(dir, 'robot.yaml');
   writeFileSync(file, 'version: 1\nstate:\n  backend: hub\n  repo: "${OWNER}/state"\n  lease: 5s\n');
@@ -47,8 +49,18 @@ t.test('a session that loaded the file passes its state block: the backend is th
   const loaded = loadConfig(file, env);
   if (!loaded.ok) throw new Error('the file loads');
   t.strictSame(loaded.config.stateBlock, { backend: 'hub', repo: 'alice/state', lease: '5s' });
-  const fromFile = resolveBackend({ configFile: file, cwd: dir, env });
-  t.strictSame(resolveBackend({ configFile: join(dir, 'gone.yaml'), cwd: dir, env, block: loaded.config.stateBlock }), fromFile, 'the same backend, from a path that does not exist');
+  const fromFile = resolveBackend({ configFile: file, cwd: dir, env, block: () => readStateBlock(file, env) });
+  t.strictSame(resolveBackend({ configFile: join(dir, 'gone.yaml'), cwd: dir, env, block: () => loaded.config.stateBlock ?? null }), fromFile, 'the same backend, from a path that does not exist');
   t.strictSame(fromFile, { backend: 'hub', repo: 'alice/state', path: 'state.json', leaseMs: 5000, endpoint: null });
-  t.strictSame(resolveBackend({ configFile: file, cwd: dir, env, block: null }), { backend: 'local', path: join(dir, '.robotctl', 'state.json') }, 'null: no block, the local default');
+  t.strictSame(resolveBackend({ configFile: file, cwd: dir, env, block: () => null }), { backend: 'local', path: join(dir, '.robotctl', 'state.json') }, 'null: no block, the local default');
+});
+
+t.test('the block is asked for only when neither --state nor ROBOTCTL_STATE names the backend', async (t) => {
+  const asked: string[] = [];
+  const block = (): null => { asked.push('block'); return null; };
+  t.strictSame(resolveBackend({ configFile: '/x/robot.yaml', cwd: '/x', env: {}, flag: 'hub:a/b', block }).backend, 'hub');
+  t.strictSame(resolveBackend({ configFile: '/x/robot.yaml', cwd: '/x', env: { ROBOTCTL_STATE: 'postgres' }, block }).backend, 'postgres');
+  t.same(asked, [], 'not asked');
+  resolveBackend({ configFile: '/x/robot.yaml', cwd: '/x', env: {}, block });
+  t.same(asked, ['block']);
 });
