@@ -10,6 +10,7 @@
 // `permanent` (4xx, bad answers) is never repeated.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export interface RetryPolicy {
   /** Requests per call, the first one included. */
@@ -38,15 +39,16 @@ export interface RetryClock {
 }
 
 /** Resolves after `ms`, or as soon as `wake` settles when given; rejects with the signal's reason on abort. */
-export function sleep(ms: number, signal?: AbortSignal, wake?: Promise<unknown>): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason as Error); return; }
-    const done = (): void => { clearTimeout(t); signal?.removeEventListener('abort', onAbort); resolve(); };
-    const onAbort = (): void => { clearTimeout(t); reject(signal?.reason as Error); };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    wake?.then(done, done);
-  });
+export async function sleep(ms: number, signal?: AbortSignal, wake?: Promise<unknown>): Promise<void> {
+  const woken = new AbortController();
+  const wakeUp = (): void => woken.abort();
+  wake?.then(wakeUp, wakeUp);
+  try {
+    await delay(ms, undefined, { signal: signal ? AbortSignal.any([signal, woken.signal]) : woken.signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason as Error;
+    if (!woken.signal.aborted) throw err;
+  }
 }
 
 export const realClock: RetryClock = {

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { atomicWrite } from '../lib/atomic-write.js';
 import { UserError, errorMessage } from '../lib/errors.js';
 import { STATE_VERSION, type StateFile } from './types.js';
 import { validateState } from './validate.js';
 
-// The state file: `.robotctl/state.json` beside robot.yaml, mode 0600,
-// replaced atomically (temp file + fsync + rename + fsync of the folder) so
-// a kill at any moment leaves either the old or the new file, never half.
-
-export function statePath(configFile: string, override?: string | null): string {
-  if (override) return resolve(override);
-  return join(dirname(resolve(configFile)), '.robotctl', 'state.json');
-}
+// The local state file (by default .robotctl/state.json beside robot.yaml:
+// spec.ts), mode 0600, replaced atomically (temp file + fsync + rename +
+// fsync of the folder) so a kill at any moment leaves either the old or the
+// new file, never half.
 
 export function newState(): StateFile {
   return { version: STATE_VERSION, lineage: randomUUID(), serial: 0, webhooks: {}, robots: {} };

@@ -26,8 +26,11 @@ export interface SpecSources {
   block: () => Record<string, unknown> | null;
 }
 
+/** The local state's place, relative to robot.yaml's folder, when nothing names another. */
+export const LOCAL_STATE_FILE = join('.robotctl', 'state.json');
+
 export function defaultLocalPath(configFile: string): string {
-  return join(dirname(resolve(configFile)), '.robotctl', 'state.json');
+  return join(dirname(resolve(configFile)), LOCAL_STATE_FILE);
 }
 
 export function resolveBackend(src: SpecSources): BackendSpec {

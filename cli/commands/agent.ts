@@ -9,7 +9,6 @@ import { EXIT } from '../exit-codes.js';
 import { newCommand, parse } from '../command.js';
 import { loadOrExit, parseDuration } from '../session/session.js';
 import type { StateStore } from '../../state/store.js';
-import { localStore } from '../../state/local-store.js';
 import { openStateOf } from '../session/state.js';
 import type { Config } from '../../schema/types.js';
 import { startAgent, type Agent } from '../../reconciler/agent/agent.js';
@@ -81,9 +80,8 @@ export function agentUserAgent(configFile: string): string {
 
 export interface LaunchOptions {
   file: string;
-  /** The shared state (agent); `statePath` is the local-file shorthand (up). */
-  store?: StateStore;
-  statePath?: string;
+  /** Where the state lives (the caller closes it). */
+  store: StateStore;
   /** From --token/--token-file; null: HF_TOKEN, then the token file. */
   token: string | null;
   intervalMs: number;
@@ -96,8 +94,7 @@ export interface LaunchOptions {
 
 /** Start an agent on a loaded config with real drivers; `stop()` also closes the drivers. Used by `up` too. */
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
-  const store = o.store ?? localStore(o.statePath ?? '.robotctl/state.json');
-  const owned = Object.keys((await store.read())?.webhooks ?? {}).length > 0;
+  const owned = Object.keys((await o.store.read())?.webhooks ?? {}).length > 0;
   const access = hubAccess(resolveToken({ flag: o.token, env: io.env }), owned, config);
   // The agent applies too: the connections of the robots its rollout works on
   // at once stay open (the size at start; a reload keeps it).
@@ -105,7 +102,7 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
   let agent: Agent;
   try {
     agent = await startAgent(config, {
-      file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, store,
+      file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, store: o.store,
       drivers: pool.forConfig, receiverPort: o.receiverPort, allowedHosts: o.allowedHosts ?? [], log: o.log, pages: mountFleetPage,
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { atomicWrite } from '../../lib/atomic-write.js';
 import type { Io } from '../../lib/io.js';
 
@@ -19,7 +20,7 @@ export function configEnvPath(configFile: string): string {
   return join(dirname(resolve(configFile)), '.robotctl', 'env');
 }
 
-/** The file's variables; a missing file is empty. Lines: `NAME=value`, `#` comments. */
+/** The file's variables (dotenv syntax, read by Node's util.parseEnv); a missing file is empty. */
 export function readConfigEnv(path: string): Record<string, string> {
   let text: string;
   try {
@@ -28,13 +29,7 @@ export function readConfigEnv(path: string): Record<string, string> {
     return {};
   }
   const vars: Record<string, string> = {};
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const eq = line.indexOf('=');
-    const name = eq > 0 ? line.slice(0, eq).trim() : '';
-    if (NAME.test(name)) vars[name] = line.slice(eq + 1).trim();
-  }
+  for (const [name, value] of Object.entries(parseEnv(text))) if (NAME.test(name) && value !== undefined) vars[name] = value;
   return vars;
 }
 

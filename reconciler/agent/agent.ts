@@ -19,6 +19,7 @@ import { sendStatus } from './status-route.js';
 import { leadership } from './leadership.js';
 import type { StateStore } from '../../state/store.js';
 import { localStore } from '../../state/local-store.js';
+import { defaultLocalPath } from '../../state/spec.js';
 
 // The GitOps loop: robot.yaml and its path apps are watched, drift is
 // checked on an interval, hub deliveries arrive at the receiver. Each of
@@ -34,7 +35,7 @@ export interface AgentOptions {
   env: NodeJS.ProcessEnv;
   mode: 'heal' | 'warn';
   intervalMs: number;
-  /** Where the state lives; `statePath` is the local-file shorthand. */
+  /** Where the state lives; `statePath` is the local-file shorthand (default: beside robot.yaml). */
   store?: StateStore;
   statePath?: string;
   /** How often a standby agent tries to become the leader (default 1 s). */
@@ -93,7 +94,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
   let resolveFirst: (s: RunSummary) => void = () => {};
   const firstRun = new Promise<RunSummary>((r) => { resolveFirst = r; });
   let watchers: Watchers | null = null;
-  const store = opts.store ?? localStore(opts.statePath ?? '.robotctl/state.json');
+  const store = opts.store ?? localStore(opts.statePath ?? defaultLocalPath(initial.file));
   const leader = leadership({
     store, pollMs: opts.standbyPollMs ?? 1000, log,
     onLead: () => { enqueue({ key: 'full', trigger: 'startup', note: opts.mode === 'heal' ? 'apply on taking the lead' : 'diff on taking the lead', expect: [] }); },

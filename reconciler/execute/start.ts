@@ -1,4 +1,5 @@
 import type { DaemonClient } from '../../drivers/daemon/types.js';
+import { sleep } from '../../lib/retry.js';
 import { TerminalError } from './errors.js';
 
 // A start succeeds when the app is still up after a short settle window (or
@@ -38,12 +39,4 @@ export async function startAndSettle(daemon: DaemonClient, app: string, settleMs
     if (Date.now() - began > START_TIMEOUT_MS) throw new TerminalError(`${app} did not reach "running" within ${START_TIMEOUT_MS / 1000} s (state ${st.state})`);
     await sleep(pause, signal);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = (): void => { clearTimeout(t); reject(signal.reason as Error); };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

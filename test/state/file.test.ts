@@ -1,16 +1,17 @@
 import t from 'tap';
 import { readFile, readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newState, readState, statePath, writeState } from '../../state/file.js';
+import { newState, readState, writeState } from '../../state/file.js';
+import { defaultLocalPath, parseSpec } from '../../state/spec.js';
 import { UserError } from '../../lib/errors.js';
 
 // The state file: where it lives, fresh states, atomic writes with mode
 // 0600, serial and lineage, and clear refusals for unknown or damaged files.
 
-t.test('statePath sits beside the config unless overridden', (t) => {
-  t.equal(statePath('/srv/fleet/robot.yaml'), '/srv/fleet/.robotctl/state.json');
-  t.equal(statePath('/srv/fleet/robot.yaml', '/tmp/x/state.json'), '/tmp/x/state.json');
-  t.equal(statePath('/srv/fleet/robot.yaml', null), '/srv/fleet/.robotctl/state.json');
+t.test('the local state sits beside the config unless a path is given', (t) => {
+  t.equal(defaultLocalPath('/srv/fleet/robot.yaml'), '/srv/fleet/.robotctl/state.json');
+  t.strictSame(parseSpec('/tmp/x/state.json', '/srv', '--state'), { backend: 'local', path: '/tmp/x/state.json' });
+  t.strictSame(parseSpec('x/state.json', '/srv', '--state'), { backend: 'local', path: '/srv/x/state.json' });
   t.end();
 });
 
