@@ -1,21 +1,18 @@
 import { setFlagsFromString } from 'node:v8';
 
-// undici parses HTTP with llhttp compiled to WebAssembly. Reading a large
-// answer (the hub's list of 10,000 webhooks is 3 MB) made V8 recompile
-// llhttp's parser with its optimising compiler on a background thread, which
-// outlasted the command, and Node joins that thread before the process exits:
-// 110 ms more for `robotctl diff` of 10,000 adopted webhooks (whole process
-// 639 -> 544 ms, medians of 9), and the second core busy meanwhile, for no
-// faster parsing in a run that was already over. On V8's first WebAssembly
-// tier (Liftoff) the command itself took the same time (476 / 479 ms).
+// Keeps the WebAssembly a CLI command compiles on V8's first tier (Liftoff).
+// undici parses HTTP with llhttp compiled to WebAssembly; left to its
+// defaults, V8 recompiles llhttp with its optimising compiler on a background
+// thread while the command runs, and Node waits for that thread before the
+// process exits: CPU and memory spent for a run that is already over.
+// bench/webassembly-tier.mjs measures what the flag saves on `robotctl plan`
+// and `diff`.
 //
-// The flag concerns WebAssembly alone (Node's own HTTP, which the servers
-// use, is native code). It is set by the CLI's session (plan, diff, status,
-// apply, import) before a driver's first connection compiles llhttp, once
-// the CLI's code cache is loaded: V8 rejects cached code made under other
-// flags, so the build makes its caches without it (cli/build-bundle.mjs) and
-// a test checks a fresh process accepts them. validate and --help never load
-// node:v8 for it.
+// Only WebAssembly is concerned (Node's own HTTP, which the servers use, is
+// native code). The CLI's session (plan, diff, status, apply, import) sets it
+// before a driver's first connection compiles llhttp and after the CLI's code
+// cache is loaded: V8 rejects cached code made under other flags, and the
+// build makes the cache with V8's defaults. The agent, which runs on, keeps them.
 
 let set = false;
 

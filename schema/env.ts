@@ -1,6 +1,5 @@
-import type { Document, Scalar } from 'yaml';
+import { parseDocument, type Document, type Scalar } from 'yaml';
 import { eachValueScalar, type Finding, type Segment } from './yaml-doc.js';
-import { yamlLib } from './yaml-lib.js';
 import { BAIL, resolvePlain, type Bail } from './fast-yaml-scalar.js';
 import type { Dollar } from './fast-yaml-flow.js';
 
@@ -67,11 +66,8 @@ export function substituteDocument(doc: Document, env: NodeJS.ProcessEnv): Findi
   return findings;
 }
 
-/**
- * The same on the fast reader's data; BAIL when a value's new type is not certain without YAML.
- * `where` receives the value each finding is about, whose position the fast reader knows.
- */
-export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv, where?: Map<Finding, Dollar>): Finding[] | Bail {
+/** The same on the fast reader's data; BAIL when a value's new type is not certain without YAML. */
+export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv): Finding[] | Bail {
   const findings: Finding[] = [];
   // Thousands of webhooks usually share a few texts (`${WEBHOOK_SECRET}`):
   // each text is substituted, checked and retyped once.
@@ -82,9 +78,7 @@ export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv, where?
     let e = seen.get(text);
     if (!e) seen.set(text, (e = seenOf(substitute(text, env))));
     if (!e.clean) {
-      const found = problems(e.s, [...d.parentPath, d.key]);
-      findings.push(...found);
-      for (const f of found) where?.set(f, d);
+      findings.push(...problems(e.s, [...d.parentPath, d.key]));
       continue;
     }
     const value = d.plain ? e.plainValue : e.s.value;
@@ -119,7 +113,7 @@ function plainRetype(text: string): Scalar['value'] | Bail {
 // substituted before parsing; quoted scalars stay strings.
 function retype(text: string): Scalar['value'] {
   if (text.trim() === '') return text;
-  const doc = yamlLib().parseDocument(text);
+  const doc = parseDocument(text);
   if (doc.errors.length || doc.warnings.length) return text;
   const v: unknown = doc.toJS();
   return typeof v === 'number' || typeof v === 'boolean' || v === null ? v : text;

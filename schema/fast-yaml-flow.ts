@@ -16,16 +16,11 @@ export interface Dollar {
   parentPath: Segment[];
   /** Unquoted: a substituted number or boolean takes its type. */
   plain: boolean;
-  /** Where the value starts (1-based), for a diagnostic without the position reader. */
-  line: number;
-  column: number;
 }
 
 export interface Context {
   dollars: Dollar[];
   maxDepth: number;
-  /** The line being read: its number (1-based). */
-  line: number;
   /** Set by each reader below: the index just after the value it read, and whether that value was a plain scalar. */
   end: number;
   plain: boolean;
@@ -78,10 +73,10 @@ function onlyCommentAfter(s: string, i: number): boolean {
   return j === s.length || (s.charCodeAt(j) === 35 && j > i);
 }
 
-/** Records a string value with `$` in it; `at`: where the value starts in its line (0-based). */
-export function noteDollar(ctx: Context, at: number, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
+/** Records a string value with `$` in it. */
+export function noteDollar(ctx: Context, parent: Container, key: string | number, path: Segment[], value: Value, plain: boolean): void {
   if (typeof value !== 'string' || !value.includes('$')) return;
-  ctx.dollars.push({ parent, key, parentPath: path, plain, line: ctx.line, column: at + 1 });
+  ctx.dollars.push({ parent, key, parentPath: path, plain });
 }
 
 // Paths are built only where a collection may hold a `$` value.
@@ -134,7 +129,7 @@ function flowSeq(s: string, i: number, ctx: Context, path: Segment[], depth: num
     const at = i;
     const v = flowNode(s, i, ctx, nested(s, i, path) ? [...path, out.length] : path, depth);
     if (v === BAIL) return BAIL;
-    if (path !== UNUSED_PATH) noteDollar(ctx, at, out, out.length, path, v, ctx.plain);
+    if (path !== UNUSED_PATH) noteDollar(ctx, out, out.length, path, v, ctx.plain);
     out.push(v);
     i = skipSpaces(s, ctx.end);
     if (s.charCodeAt(i) === 44) i = skipSpaces(s, i + 1);
@@ -155,7 +150,7 @@ function flowMap(s: string, i: number, ctx: Context, path: Segment[], depth: num
     const v = flowNode(s, at, ctx, nested(s, at, path) ? [...path, key] : path, depth);
     if (v === BAIL) return BAIL;
     out[key] = v;
-    if (path !== UNUSED_PATH) noteDollar(ctx, at, out, key, path, v, ctx.plain);
+    if (path !== UNUSED_PATH) noteDollar(ctx, out, key, path, v, ctx.plain);
     i = skipSpaces(s, ctx.end);
     if (s.charCodeAt(i) === 44) i = skipSpaces(s, i + 1);
     else if (s.charCodeAt(i) !== 125) return BAIL;

@@ -43,7 +43,7 @@ const CLOSE = 93; // ]
 
 export function fastParse(text: string): FastParse | undefined {
   if (OTHER_WHITESPACE.test(text)) return undefined;
-  const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, line: 0, end: 0, plain: false };
+  const ctx: Context = { dollars: [], maxDepth: MAX_DEPTH, end: 0, plain: false };
   const root: MapNode = {};
   // The open block collections, outermost first, as three parallel arrays;
   // `top` is the innermost's index (-1 before the first line).
@@ -59,7 +59,6 @@ export function fastParse(text: string): FastParse | undefined {
     if (end < 0) end = length;
     const lineStart = start;
     start = end + 1;
-    ctx.line += 1;
     let c = lineStart;
     while (text.charCodeAt(c) === SPACE) c++;
     const first = text.charCodeAt(c);
@@ -131,13 +130,13 @@ export function fastParse(text: string): FastParse | undefined {
       const value = inlineValue(text.slice(lineStart, end), at - lineStart, ctx, path, key, top + 1);
       if (value === BAIL) return undefined;
       node[key] = value;
-      noteDollar(ctx, at - lineStart, node, key, path, value, ctx.plain);
+      noteDollar(ctx, node, key, path, value, ctx.plain);
       continue;
     }
     const value = plainScalar(text, at, end);
     if (value === BAIL) return undefined;
     node[key] = value;
-    noteDollar(ctx, at - lineStart, node, key, path, value, true);
+    noteDollar(ctx, node, key, path, value, true);
   }
   if (top < 0) return undefined;
   if (pendingKey !== null) (nodes[top] as MapNode)[pendingKey] = null;
@@ -202,7 +201,7 @@ function listItem(list: Value[], line: string, c: number, ctx: Context, path: Se
   const value = inlineValue(line, at, ctx, path, key, depth);
   if (value === BAIL) return BAIL;
   list.push(value);
-  noteDollar(ctx, at, list, key, path, value, ctx.plain);
+  noteDollar(ctx, list, key, path, value, ctx.plain);
   return true;
 }
 

@@ -4,7 +4,6 @@ import type { Located } from './yaml-doc.js';
 import { Locator } from './yaml-locate.js';
 import { checkText, readConfigFile, type ReadResult } from './read-config.js';
 import { fastRead, positionRead } from './read-paths.js';
-import { fastLocate } from './fast-locate.js';
 import { buildConfig } from './build-config.js';
 import { record } from './rules-util.js';
 
@@ -48,13 +47,6 @@ function readError(err: unknown): string {
 function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessEnv): LoadResult {
   const fast = fastRead(text, env);
   if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env);
-  // Only unset variables: the reader noted where each value starts, cheaper
-  // than the rescan below (2.0–2.5 s against 3.0–3.2 s to validate 50,000
-  // webhooks without their secret).
-  if (fast?.located) return fail(label, fast.located);
-  // The fast reader read it and found other problems: placed from the text itself.
-  const placed = fast ? fastLocate(text, fast.findings) : undefined;
-  if (placed) return fail(label, placed);
   // A problem, or YAML the fast reader is not sure of: read again keeping positions.
   const read = positionRead(text, env);
   if ('problems' in read) return fail(label, read.problems);

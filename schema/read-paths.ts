@@ -4,7 +4,6 @@ import { schemaFindings } from './validate-schema.js';
 import { ruleFindings } from './rules.js';
 import { fastParse } from './fast-yaml.js';
 import { BAIL } from './fast-yaml-scalar.js';
-import type { Dollar } from './fast-yaml-flow.js';
 
 // Two ways to read robot.yaml into data and findings. The fast one keeps no
 // positions and answers only for the YAML it is sure of; the position one
@@ -17,23 +16,15 @@ export interface DataRead {
   findings: Finding[];
 }
 
-/** The fast read also places the findings when it knows where each is (an unset ${VAR}). */
-export type FastRead = DataRead & { located?: Located[] };
-
 export type PositionRead = (DataRead & { parsed: ParsedYaml }) | { problems: Located[] };
 
 /** Undefined when the fast reader is not sure of the file. */
-export function fastRead(text: string, env: NodeJS.ProcessEnv): FastRead | undefined {
+export function fastRead(text: string, env: NodeJS.ProcessEnv): DataRead | undefined {
   const parsed = fastParse(text);
   if (!parsed) return undefined;
-  const where = new Map<Finding, Dollar>();
-  const envFindings = substituteData(parsed.dollars, env, where);
+  const envFindings = substituteData(parsed.dollars, env);
   if (envFindings === BAIL) return undefined;
-  const findings = dataFindings(envFindings, parsed.data, env);
-  if (findings.length === 0 || !findings.every((f) => where.has(f))) return { data: parsed.data, findings };
-  // Only unset variables (validate's warnings): placed as the position reader would, without it.
-  const located = findings.map((f) => ({ line: where.get(f)?.line ?? 1, column: where.get(f)?.column ?? 1, path: formatPath(f.path), message: f.message }));
-  return { data: parsed.data, findings, located };
+  return { data: parsed.data, findings: dataFindings(envFindings, parsed.data, env) };
 }
 
 export function positionRead(text: string, env: NodeJS.ProcessEnv): PositionRead {

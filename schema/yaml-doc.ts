@@ -1,5 +1,4 @@
-import type { CST, Document, LineCounter, Node, Scalar } from 'yaml';
-import { yamlLib } from './yaml-lib.js';
+import { Composer, LineCounter, Parser, YAMLParseError, isMap, isScalar, isSeq, type CST, type Document, type Node, type Scalar } from 'yaml';
 import { MAX_DEPTH, depthMessage, tooDeep } from './depth.js';
 import { flowVarMessage, flowVars } from './flow-var-hint.js';
 
@@ -32,7 +31,6 @@ export interface ParsedYaml {
 }
 
 export function parseYaml(text: string): ParsedYaml {
-  const { LineCounter, Parser } = yamlLib();
   const lines = new LineCounter();
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
   const deep = tooDeep(tokens, MAX_DEPTH);
@@ -48,7 +46,6 @@ export function parseYaml(text: string): ParsedYaml {
 // As yaml's parseDocument, from tokens already parsed. uniqueKeys off: yaml's
 // own check is quadratic in a map's size; duplicateKeys() below is linear and knows the path.
 function compose(tokens: CST.Token[], text: string): Document {
-  const { Composer, YAMLParseError } = yamlLib();
   const composer = new Composer({ uniqueKeys: false, prettyErrors: false });
   let doc: Document | undefined;
   for (const d of composer.compose(tokens, true, text.length)) {
@@ -83,7 +80,7 @@ export function at(lines: LineCounter, offset: number, path: string, message: st
 }
 
 export function keyText(key: unknown): string {
-  return yamlLib().isScalar(key) ? String(key.value) : String(key);
+  return isScalar(key) ? String(key.value) : String(key);
 }
 
 interface KeyFinding {
@@ -93,7 +90,6 @@ interface KeyFinding {
 }
 
 function duplicateKeys(node: unknown, path: Segment[], lines: LineCounter): KeyFinding[] {
-  const { isMap, isSeq } = yamlLib();
   const found: KeyFinding[] = [];
   if (isMap(node)) {
     const firstOffset = new Map<string, number>();
@@ -117,7 +113,6 @@ function locateKey(lines: LineCounter, f: KeyFinding): Located {
 
 /** Calls fn on every scalar in a value position (never on keys). */
 export function eachValueScalar(node: unknown, path: Segment[], fn: (s: Scalar, path: Segment[]) => void): void {
-  const { isMap, isScalar, isSeq } = yamlLib();
   if (isScalar(node)) fn(node, path);
   else if (isMap(node)) for (const pair of node.items) eachValueScalar(pair.value, [...path, keyText(pair.key)], fn);
   else if (isSeq(node)) node.items.forEach((item, i) => eachValueScalar(item, [...path, i], fn));

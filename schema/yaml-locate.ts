@@ -1,5 +1,4 @@
-import type { Document, Node, Pair, YAMLMap } from 'yaml';
-import { yamlLib } from './yaml-lib.js';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { at, formatPath, keyText, type Finding, type Located, type ParsedYaml, type Segment } from './yaml-doc.js';
 
 // A finding's path → line and column. Each map is indexed once, on first use,
@@ -26,7 +25,6 @@ export class Locator {
 
   /** The key and value nodes at a path; stops at the deepest node that exists. */
   private find(path: Segment[]): Target {
-    const { isAlias, isMap, isSeq } = yamlLib();
     const doc: Document = this.parsed.doc;
     let target: Target = { key: null, value: (doc.contents as Node | null) ?? null };
     for (const seg of path) {
@@ -60,5 +58,5 @@ export class Locator {
 // `url:` with nothing after it: point at the key rather than past the colon.
 function isEmpty(node: Node | null): boolean {
   if (!node?.range) return true;
-  return yamlLib().isScalar(node) && node.value === null && node.range[0] === node.range[1];
+  return isScalar(node) && node.value === null && node.range[0] === node.range[1];
 }

@@ -1,5 +1,5 @@
 import { useColor, type Io } from '../../lib/io.js';
-import { yamlLib } from '../../schema/yaml-lib.js';
+import { Document, isScalar, type YAMLMap } from 'yaml';
 import { SERVICE_TYPE } from '../../lib/wire/mdns.js';
 import type { BrowseResult } from '../../drivers/discovery/types.js';
 import type { KeyedRobot } from '../commands/robots/robot-keys.js';
@@ -56,12 +56,11 @@ export function discoverJson(found: BrowseResult, keyed: KeyedRobot[], timeoutMs
 
 /** `robots:` with each robot's url and hardware_id, a comment where its key is not its name. */
 export function robotsYaml(keyed: KeyedRobot[]): string {
-  const Y = yamlLib();
-  const doc = new Y.Document({ robots: Object.fromEntries(keyed.map(({ key, robot }) => [key, { url: robot.url, ...(robot.hardwareId ? { hardware_id: robot.hardwareId } : {}) }])) });
-  const robots = doc.get('robots', true) as InstanceType<typeof Y.YAMLMap>;
+  const doc = new Document({ robots: Object.fromEntries(keyed.map(({ key, robot }) => [key, { url: robot.url, ...(robot.hardwareId ? { hardware_id: robot.hardwareId } : {}) }])) });
+  const robots = doc.get('robots', true) as YAMLMap;
   keyed.forEach(({ note }, i) => {
     const pair = robots.items[i];
-    if (note && pair && Y.isScalar(pair.key)) pair.key.commentBefore = ` ${note}`;
+    if (note && pair && isScalar(pair.key)) pair.key.commentBefore = ` ${note}`;
   });
   doc.commentBefore = ' robotctl robots discover: paste under robot.yaml\'s top level (or merge into its robots:)';
   return doc.toString({ lineWidth: 0 });

@@ -1,8 +1,8 @@
+import { stringify } from 'yaml';
 import { ansi, useColor, type Io } from '../../lib/io.js';
 import type { LoadResult } from '../../schema/load.js';
 import { redactedConfig } from '../../schema/redact.js';
 import { formatDiagnostic, type Config, type Diagnostic } from '../../schema/types.js';
-import { yamlLib } from '../../schema/yaml-lib.js';
 import type { ViewType } from './view-type.js';
 
 // `robotctl validate`: the diagnostics (one per line, on stderr) or the
@@ -31,13 +31,12 @@ export function newValidateView(type: ViewType, io: Io): ValidateView {
   return {
     result: async (r, file, print) => {
       if (!r.ok) for (const d of r.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
-      // yaml is loaded only to print: reading a valid file does not need it.
-      else if (print) io.out(yamlLib().stringify(redactedConfig(r.config)));
+      else if (print) io.out(stringify(redactedConfig(r.config)));
       else io.out(`${file}: ${valid}\n`);
     },
     unset: async (file, warnings, resolved) => {
       for (const d of warnings) io.err(`${formatDiagnostic(d)} (a warning here; plan, diff and apply need it)\n`);
-      if (resolved) io.out(yamlLib().stringify(redactedConfig(resolved)));
+      if (resolved) io.out(stringify(redactedConfig(resolved)));
       else io.out(`${file}: ${valid} (${warnings.length} unset variable${warnings.length === 1 ? '' : 's'})\n`);
     },
   };

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from './undici.js';
+import { Agent, type Dispatcher } from 'undici';
 import type { DaemonClient } from './types.js';
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import { DaemonError } from './errors.js';

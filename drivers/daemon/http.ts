@@ -1,4 +1,4 @@
-import type { Dispatcher } from './undici.js';
+import type { Dispatcher } from 'undici';
 import { exchange, ExchangeTimeout, type Answer } from '../../lib/http-exchange.js';
 import { DaemonError, codeFor } from './errors.js';
 import { networkFailure, statusFailure } from '../../lib/retry.js';

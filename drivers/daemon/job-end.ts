@@ -1,4 +1,4 @@
-import { webSocketClass, type WebSocket } from './undici.js';
+import { WebSocket } from 'undici';
 
 // A hint that a daemon job has ended, from the job's log WebSocket
 // (`/api/apps/ws/apps-manager/{job_id}`, spec robot-daemon.md §4): the
@@ -32,7 +32,7 @@ export function watchJobEnd(baseUrl: string, jobId: string): JobEndHint {
   try {
     const url = new URL(`${baseUrl}/api/apps/ws/apps-manager/${encodeURIComponent(jobId)}`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    socket = new (webSocketClass())(url);
+    socket = new WebSocket(url);
     socket.addEventListener('message', (e) => { if (endedIn(e.data)) wake(); });
     socket.addEventListener('close', () => wake());
     socket.addEventListener('error', () => {});

@@ -1,4 +1,4 @@
-import { Client, Dispatcher, Pool } from './undici.js';
+import { Client, Dispatcher, Pool } from 'undici';
 
 // One bounded set of connections shared by the clients of every robot, so a
 // fleet run holds file descriptors in proportion to its parallelism, not to

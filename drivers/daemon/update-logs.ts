@@ -1,4 +1,4 @@
-import { webSocketClass, type WebSocket } from './undici.js';
+import { WebSocket } from 'undici';
 
 // The update job's log as it is written, from `WS /api/update/ws/logs?job_id=`
 // (update.py → bg_job_register.ws_poll_info): each new line as a text frame,
@@ -37,7 +37,7 @@ export function followUpdateLogs(baseUrl: string, jobId: string, onLine: (line: 
     const url = new URL(`${baseUrl}/api/update/ws/logs`);
     url.searchParams.set('job_id', jobId);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    socket = new (webSocketClass())(url);
+    socket = new WebSocket(url);
     socket.addEventListener('message', (e) => {
       if (typeof e.data !== 'string') return;
       const status = statusOf(e.data);

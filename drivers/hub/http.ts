@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
-import { Agent } from './undici.js';
+import { Agent } from 'undici';
 import { exchange } from '../../lib/http-exchange.js';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';

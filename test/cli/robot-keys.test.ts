@@ -1,7 +1,7 @@
 import t from 'tap';
 import { keyOf, robotKeys } from '../../cli/commands/robots/robot-keys.js';
 import { robotsYaml } from '../../cli/views/discover-view.js';
-import { yamlLib } from '../../schema/yaml-lib.js';
+import { parse } from 'yaml';
 import type { DiscoveredRobot } from '../../drivers/discovery/types.js';
 
 // robot.yaml keys for discovered robots: valid names, and robots that share a
@@ -36,7 +36,7 @@ t.test('robots sharing a name get the shortest telling prefix of their hardware 
   t.match(keyed[2]?.note, /no hardware id advertised/);
   t.equal(keyed[3]?.note, null);
   t.match(keyed[4]?.note, /answers as 'Reachy de Paul'/);
-  const back = yamlLib().parse(robotsYaml(keyed)) as { robots: Record<string, { url: string; hardware_id?: string }> };
+  const back = parse(robotsYaml(keyed)) as { robots: Record<string, { url: string; hardware_id?: string }> };
   t.same(back.robots['reachy_mini-abcd1'], { url: 'http://192.168.1.20:8000', hardware_id: 'abcd1111aaaaaaaa' });
   t.same(back.robots['Reachy-de-Paul'], { url: 'http://192.168.1.31:8000' }, 'no hardware_id when the robot gave none');
   t.same(Object.keys(back.robots), keyed.map((k) => k.key), 'in the listed order');
@@ -44,7 +44,7 @@ t.test('robots sharing a name get the shortest telling prefix of their hardware 
 
 t.test('a hardware id that reads as a number stays a string in YAML', async (t) => {
   const text = robotsYaml(robotKeys([robot('a', '1234567890123456'), robot('b', '12e4567890123456', '192.168.1.21')]));
-  const back = yamlLib().parse(text) as { robots: Record<string, { hardware_id: unknown }> };
+  const back = parse(text) as { robots: Record<string, { hardware_id: unknown }> };
   t.equal(back.robots.a?.hardware_id, '1234567890123456');
   t.equal(back.robots.b?.hardware_id, '12e4567890123456');
 });
