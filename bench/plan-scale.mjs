@@ -2,6 +2,8 @@
 // converged world (the common `diff` case), a world with 10% drift, an
 // empty world (first apply) and a lost state file (everything adopted). Pure computation: no files, no servers.
 // Build first: it imports ../dist.
+import { figure } from './lib/figures.mjs';
+
 const { plan } = await import('../dist/reconciler/plan.js');
 const { webhookSpecHash } = await import('../dist/reconciler/hash.js');
 const { renderPlan } = await import('../dist/cli/views/plan-view.js');
@@ -74,7 +76,8 @@ function measure(label, fn, runs = 5) {
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   // Wall time is what users wait; CPU time tells the cost on a busy machine.
-  console.log(`${label}: ${median(times).toFixed(1)} ms (target < ${TARGET_MS} ms; cpu ${median(cpus).toFixed(1)} ms)`);
+  const wall = median(times);
+  figure({ name: label, value: wall, unit: 'ms', target: `< ${TARGET_MS}`, ok: wall < TARGET_MS, note: `median of ${runs} after a warm-up, cpu ${median(cpus).toFixed(1)} ms` });
   return result;
 }
 
@@ -89,7 +92,7 @@ const converged = measure('plan-scale converged (10000 webhooks, 1000 robots x 5
 const drifted = measure('plan-scale 10% drift', () => plan(config, drift, state));
 const fresh = measure('plan-scale from nothing', () => plan(config, nothing, empty));
 const lost = measure('plan-scale lost state (adopt all 10000)', () => plan(config, calm, empty));
-console.log(`plan-scale actions: ${converged.actions.length} converged, ${drifted.actions.length} drift, ${fresh.actions.length} from nothing, ${lost.summary.adopt} adopted count`);
+console.log(`plan-scale actions: ${converged.actions.length} converged, ${drifted.actions.length} drift, ${fresh.actions.length} from nothing, ${lost.summary.adopt} adopted`);
 if (converged.actions.length !== 0) throw new Error('a converged world must plan no action');
 measure('plan-scale render human (from nothing)', () => renderPlan(fresh));
 // As plan --json prints it: sealed (digests, spec hashes), then written out.

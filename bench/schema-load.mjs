@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figure } from './lib/figures.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const env = { WEBHOOK_SECRET: 'bench-secret' };
@@ -42,10 +43,10 @@ try {
   const importMs = first - importStart;
   const warmMs = time(() => check(loadConfig(fleet, env)), 200);
   const bigMs = time(() => check(loadConfig(big, env)), 10);
-  console.log(`schema-load import: ${importMs.toFixed(1)} ms (target < 150 ms)`);
-  console.log(`schema-load first load (standalone validator): ${firstMs.toFixed(1)} ms (target < 150 ms)`);
-  console.log(`schema-load fleet.yaml warm: ${warmMs.toFixed(2)} ms (target < 5 ms)`);
-  console.log(`schema-load 500 robots + 100 webhooks: ${bigMs.toFixed(1)} ms (target < 200 ms)`);
+  figure({ name: 'schema-load: import of schema/load.js', value: importMs, unit: 'ms', target: '< 150', ok: importMs < 150 });
+  figure({ name: 'schema-load: first load of examples/fleet.yaml (standalone validator)', value: firstMs, unit: 'ms', target: '< 150', ok: firstMs < 150 });
+  figure({ name: 'schema-load: examples/fleet.yaml, warm', value: warmMs, unit: 'ms', target: '< 5', ok: warmMs < 5, note: 'mean of 200' });
+  figure({ name: 'schema-load: 500 robots and 100 webhooks, warm', value: bigMs, unit: 'ms', target: '< 200', ok: bigMs < 200, note: 'mean of 10' });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
