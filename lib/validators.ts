@@ -62,8 +62,3 @@ function compiled(id: string, schema: object): ValidateFunction {
   if (declared !== id) throw new Error(`internal error: the schema registered as ${id} declares $id ${String(declared)}`);
   return ajv().compile(schema);
 }
-
-/** A validator compiled now, apart from the registry (tests compare the build's code with it). */
-export function compileFresh(schema: object): ValidateFunction {
-  return addEditorKeywords(new (load('ajv') as { Ajv: new (o: Options) => Ajv }).Ajv(AJV_OPTIONS)).compile(schema);
-}
