@@ -1,5 +1,6 @@
 // N simulated robots in one `robotctl daemon --sim --robots N` child, each on
-// its own free port: the robots a fleet benchmark plans against.
+// its own free port: the robots a fleet benchmark plans against (found by
+// URL, so not advertised over mDNS).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,7 +10,7 @@ const bin = fileURLToPath(new URL('../../bin/robotctl.js', import.meta.url));
 
 /** Resolves once every robot listens: { urls: [[name, url]…], stop() }. */
 export async function startSimFleet(robots, appsDir, env = process.env) {
-  const child = spawn(process.execPath, [bin, 'daemon', '--sim', '--port', '0', '--robots', String(robots), '--apps-dir', appsDir, '--stop-timeout', '5'], {
+  const child = spawn(process.execPath, [bin, 'daemon', '--sim', '--port', '0', '--robots', String(robots), '--apps-dir', appsDir, '--stop-timeout', '5', '--no-mdns'], {
     env: { ...env, HF_HOME: join(appsDir, 'hf') }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const urls = [];
