@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedHub } from '../helpers/servers.js';
@@ -30,6 +30,12 @@ t.test('a fresh process accepts the build\'s code cache', async (t) => {
   const out = await nodeScript(`const { loadBundle } = require('./bin/bundle-loader.js');
     process.stdout.write(JSON.stringify({ rejected: loadBundle().script.cachedDataRejected }));`);
   t.same(JSON.parse(out), { rejected: false }, 'not rejected');
+});
+
+t.test('the bundle is ASCII: Node reads it as a one-byte string', async (t) => {
+  const text = readFileSync(join(repoRoot, 'dist', 'robotctl.cjs'), 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  t.equal(at, -1, at < 0 ? 'ASCII' : `a non-ASCII byte near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`);
 });
 
 t.test('plan from the bundle, against the embedded hub: the flag is set after the cache was taken', async (t) => {
