@@ -49,3 +49,28 @@ export interface AppUpdateInfo {
   latest_sha: string | null;
   update_available: boolean;
 }
+
+/**
+ * robotctl's extensions to the daemon API, which its simulator announces in
+ * its daemon status as `robotctl_extensions` (Pollen's daemon has none of
+ * them): an install request whose `extra.revision` names a commit of the
+ * Space installs that commit (the real daemon installs the Space's head,
+ * whatever the request says), and a WebSocket that sends the current app's
+ * status (AppStatus JSON, or `null`) when it connects and at every change.
+ */
+export interface RobotctlExtensions {
+  install_revision?: boolean;
+  /** Path of the app-state WebSocket. */
+  app_state_ws?: string;
+}
+
+export const APP_STATE_WS_PATH = '/api/apps/ws/current-app-status';
+
+/** The key of an install request's `extra` that names the revision to install (robotctl's simulator only). */
+export const INSTALL_REVISION_KEY = 'revision';
+
+/** What a daemon status says robotctl's extensions are; none for a real daemon. */
+export function extensionsOf(status: DaemonStatus | null): RobotctlExtensions {
+  const ext = status?.robotctl_extensions;
+  return typeof ext === 'object' && ext !== null ? ext as RobotctlExtensions : {};
+}

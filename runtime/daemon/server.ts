@@ -22,6 +22,8 @@ import { managedByRoutes } from './managed-by.js';
 import { buildLazySerializer, buildSharedValidator } from './route-compilers.js';
 import { identityRoutes } from './routes/identity.js';
 import { updateRoutes } from './routes/update.js';
+import { appStateRoutes } from './routes/app-state.js';
+import { APP_STATE_WS_PATH } from '../../lib/wire/daemon.js';
 import { superviseDaemon, type RunningDaemon } from './supervisor.js';
 
 // The bundled robot daemon: the real Reachy Mini daemon's REST/WebSocket API
@@ -118,6 +120,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   });
   if (opts.likeRealDaemon) behaveLikeRealDaemon(app);
   appsRoutes(app, ctx);
+  appStateRoutes(app, ctx);
   jobRoutes(app, ctx);
   daemonRoutes(app, ctx);
   moveRoutes(app, ctx);
@@ -133,7 +136,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
 }
 
 /** Sockets that only send the robot's state: the fleet page (another origin) draws every robot from them. */
-const READ_ONLY_STREAMS = new Set(['/api/state/ws/full']);
+const READ_ONLY_STREAMS = new Set(['/api/state/ws/full', APP_STATE_WS_PATH]);
 
 /**
  * A web page the user opens must not drive the robot (issue 12.2), nor read

@@ -6,10 +6,10 @@ import type { SpaceSource, SpaceSnapshot } from './space-source.js';
 // of the daemon's start-up otherwise).
 export function hubSpaceSource(client: () => Promise<HubClient>): SpaceSource {
   return {
-    async snapshot(repoId: string, signal?: AbortSignal): Promise<SpaceSnapshot> {
+    async snapshot(repoId: string, signal?: AbortSignal, revision?: string): Promise<SpaceSnapshot> {
       const hub = await client();
-      const info = await hub.repoInfo('space', repoId, signal);
-      if (!info) throw new Error(`Space '${repoId}' not found on ${hub.endpoint}`);
+      const info = await hub.repoInfo('space', repoId, signal, revision);
+      if (!info) throw new Error(`Space '${repoId}'${revision ? ` at revision ${revision}` : ''} not found on ${hub.endpoint}`);
       const lastModified = typeof info.lastModified === 'string' ? info.lastModified : null;
       return { id: info.id, sha: info.sha, private: info.private === true, files: info.siblings.map((s) => s.rfilename), lastModified,
         url: `${hub.endpoint}/spaces/${info.id}` };

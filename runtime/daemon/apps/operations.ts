@@ -4,6 +4,8 @@ import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './
 import { pipEnv, runCommand } from '../../../lib/python-apps/run.js';
 import type { SpaceSnapshot } from './space-source.js';
 import type { AppStore } from './store.js';
+import { requestedRevision, withoutRevision } from './revision.js';
+import { spaceIdFromUrl } from '../../../lib/space-id.js';
 
 // The app operations behind the install/remove/update jobs and check-updates,
 // with the real daemon's log lines and error messages (spec §2).
@@ -16,14 +18,22 @@ export interface OpsDeps extends InstallDeps {
   isBusy: (name: string) => boolean;
 }
 
-export async function install(deps: OpsDeps, info: AppInfo, log: Log, known?: SpaceSnapshot): Promise<void> {
+export async function install(deps: OpsDeps, request: AppInfo, log: Log, known?: SpaceSnapshot): Promise<void> {
+  const info = withoutRevision(request);
   try {
     if (info.source_kind === 'local') await installFromPath(deps, info, log);
-    else await installFromSpace(deps, info, log, known);
+    else await installFromSpace(deps, info, log, known ?? await atRevision(deps, request));
   } catch (err) {
     log(`Failed to install app '${info.name}'`);
     throw err;
   }
+}
+
+/** robotctl's extension: the Space at the revision the request names (apps/revision.ts), else undefined (its head). */
+async function atRevision(deps: OpsDeps, request: AppInfo): Promise<SpaceSnapshot | undefined> {
+  const revision = requestedRevision(request);
+  if (revision === null) return undefined;
+  return deps.spaces().snapshot(spaceIdFromUrl(request.url ?? ''), deps.signal, revision);
 }
 
 export async function remove(deps: OpsDeps, name: string, log: Log): Promise<void> {

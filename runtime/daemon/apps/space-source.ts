@@ -12,6 +12,7 @@ export interface SpaceSnapshot {
 }
 
 export interface SpaceSource {
-  snapshot(repoId: string, signal?: AbortSignal): Promise<SpaceSnapshot>;
+  /** At `revision` (a commit or branch; default the head, main). */
+  snapshot(repoId: string, signal?: AbortSignal, revision?: string): Promise<SpaceSnapshot>;
   download(repoId: string, path: string, sha: string, signal?: AbortSignal): Promise<Buffer>;
 }

@@ -4,6 +4,8 @@ import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { toAppInfo } from '../apps/store.js';
 import { checkAppName } from '../apps/names.js';
+import { extensionsOn } from './app-state.js';
+import { withoutRevision } from '../apps/revision.js';
 import { appInfoSchema, seedInstallSchema, SOURCE_KINDS, startupAppSchema } from '../schemas.js';
 
 // Apps routes (spec §2): listing, install/remove/update jobs, lifecycle.
@@ -39,7 +41,9 @@ export function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: strin
   checkAppName(info.name, 'name');
   if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
   // Defaults inside anyOf are not applied by ajv: fill them here.
-  const full: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
+  const asked: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
+  // Pollen's daemon installs a Space's head whatever the request says.
+  const full = extensionsOn(ctx) ? asked : withoutRevision(asked);
   return jobFor(ctx, 'install', async (log) => (await operations()).install(ctx.ops, full, log));
 }
 

@@ -4,6 +4,7 @@ import { packagePath } from '../../../lib/paths.js';
 import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { boolQuery } from '../schemas.js';
+import { extensionsField } from './app-state.js';
 
 // Daemon status and control (spec §6), health check and the dashboard page.
 // Its name and hardware id are routes/identity.ts; its version, update/.
@@ -32,6 +33,8 @@ export function daemonStatus(ctx: DaemonContext): Record<string, unknown> {
     // Not in the real daemon's status: robotctl plans `path:` apps (local
     // installs, which the real daemon refuses over REST) only on its simulator.
     robotctl_simulator: true,
+    // robotctl's extensions (routes/app-state.ts): revision installs, the app-state socket.
+    ...extensionsField(ctx),
   };
 }
 
