@@ -9,6 +9,7 @@ import { watchJobEnd, type JobEndHint } from './job-end.js';
 import { identityCalls } from './identity.js';
 import { updateCalls } from './update.js';
 import { waitWhileStopping } from './stop-wait.js';
+import { followAppState } from './app-state.js';
 
 // The daemon driver: the real Reachy Mini daemon's routes (spec §2, §4, §6;
 // identity and updates, §9: identity.ts, update.ts),
@@ -114,6 +115,11 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
       }
     },
     restartCurrentApp: (signal) => call<AppStatus>('/api/apps/restart-current-app', { method: 'POST', signal, timeoutMs: slowMs }),
+    followAppState: (o) => followAppState({
+      baseUrl,
+      daemonStatus: () => daemonRequest<DaemonStatus>(dispatcher, baseUrl, '/api/daemon/status', { timeoutMs: Math.min(timeoutMs, 5_000), ...ua }),
+      current: () => daemonRequest<AppStatus | null>(dispatcher, baseUrl, '/api/apps/current-app-status', { timeoutMs: Math.min(timeoutMs, 5_000), ...ua }),
+    }, o),
     ...identityCalls(call),
     ...updateCalls({ baseUrl, call, probe: (path, signal) => daemonRequest(dispatcher, baseUrl, path, { signal, timeoutMs: Math.min(timeoutMs, 5_000), ...ua }) }),
     close: async () => { await own?.close(); },

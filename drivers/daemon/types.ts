@@ -1,6 +1,7 @@
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
 import type { InstallSource } from '../../lib/wire/daemon-update.js';
 import type { UpdateLogFollower } from './update-logs.js';
+import type { AppStateFollower, FollowOptions } from './app-state.js';
 
 // The daemon driver's interface, which the reconciler depends on; the wire
 // shapes it carries are in lib/wire/daemon.ts.
@@ -25,6 +26,12 @@ export interface DaemonClient {
    */
   stopCurrentApp(signal?: AbortSignal): Promise<void>;
   restartCurrentApp(signal?: AbortSignal): Promise<AppStatus>;
+  /**
+   * Follow the current app as it changes (app-state.ts): pushed by robotctl's
+   * simulator, polled every `pollMs` on Pollen's daemon. Reads outside the
+   * retry policy (a failure is told, and the next poll tries again).
+   */
+  followAppState(opts: FollowOptions): AppStateFollower;
 
   // Identity (identity.ts)
   /** GET /api/daemon/hardware-id: stable per robot; null when the daemon has no robot attached. */

@@ -5,6 +5,7 @@ import { policyOf, type RetryClock, type RetryPolicy } from '../../lib/retry.js'
 import { createOrAdopt } from './create-or-adopt.js';
 import { createBody, matchesInput, parseWebhookList, unwrapWebhook, updateBody } from './wire.js';
 import { repoCalls } from './repos.js';
+import { discussionCalls } from './discussions.js';
 import type { HubClient, HubWebhook, WebhookInput, WhoAmI } from './types.js';
 
 export interface HubClientOptions {
@@ -74,6 +75,7 @@ export function createHubClient(opts: HubClientOptions): HubClient {
       await http.send({ method: 'DELETE', path: `${hooks}/${enc(id)}`, idempotent: true, signal });
     },
     ...repoCalls(http, json),
+    ...discussionCalls(http, json),
     close: () => http.close(),
   };
 }

@@ -13,9 +13,10 @@ const repoPath = (type: RepoType, repoId: string) => `/api/${type}s/${encPath(re
 const urlPrefix = (type: RepoType) => (type === 'model' ? '' : `/${type}s`);
 
 export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): RepoCalls {
-  const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal): Promise<RepoInfo | null> => {
+  const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal, revision?: string): Promise<RepoInfo | null> => {
+    const path = revision === undefined ? repoPath(type, repoId) : `${repoPath(type, repoId)}/revision/${encodeURIComponent(revision)}`;
     try {
-      const body = json(await http.send({ method: 'GET', path: repoPath(type, repoId), idempotent: true, signal })) as RepoInfo | null;
+      const body = json(await http.send({ method: 'GET', path, idempotent: true, signal })) as RepoInfo | null;
       if (!body || typeof body.sha !== 'string' || !Array.isArray(body.siblings)) {
         throw new HubError(`Unexpected answer from the hub: repo info of ${repoId} without sha/siblings`, { status: null, retriable: false });
       }

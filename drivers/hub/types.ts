@@ -46,6 +46,22 @@ export type CommitOperation =
   | { op: 'add'; path: string; content: Buffer }
   | { op: 'delete'; path: string };
 
+/** A discussion or pull request as get_repo_discussions lists it. */
+export interface DiscussionSummary {
+  num: number;
+  title: string;
+  /** open, closed, merged, draft. */
+  status: string;
+  author: string | null;
+  isPullRequest: boolean;
+}
+
+export interface DiscussionFilter {
+  type?: 'discussion' | 'pull_request' | 'all';
+  status?: 'open' | 'closed' | 'all';
+  author?: string;
+}
+
 export interface HubClient {
   readonly endpoint: string;
   whoami(signal?: AbortSignal): Promise<WhoAmI>;
@@ -59,13 +75,19 @@ export interface HubClient {
   deleteWebhook(id: string, signal?: AbortSignal): Promise<void>;
 
   createRepo(type: RepoType, repoId: string, opts?: { private?: boolean; spaceSdk?: string; existOk?: boolean }, signal?: AbortSignal): Promise<{ url: string }>;
-  /** null when the repo does not exist. */
-  repoInfo(type: RepoType, repoId: string, signal?: AbortSignal): Promise<RepoInfo | null>;
+  /** null when the repo (or that revision of it) does not exist. `revision`: a commit or branch (huggingface_hub's repo_info(revision=)). */
+  repoInfo(type: RepoType, repoId: string, signal?: AbortSignal, revision?: string): Promise<RepoInfo | null>;
   /**
    * With `parentCommit`, the hub refuses the commit (412, or 400 on older
    * hubs: see isStaleParent) when main has moved since that commit.
    */
   commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal, parentCommit?: string): Promise<{ commitOid: string }>;
   downloadFile(type: RepoType, repoId: string, path: string, revision?: string, signal?: AbortSignal): Promise<Buffer>;
+
+  // Discussions (discussions.ts)
+  listDiscussions(type: RepoType, repoId: string, filter?: DiscussionFilter, signal?: AbortSignal): Promise<DiscussionSummary[]>;
+  /** A new discussion (not a pull request); never blindly retried. */
+  createDiscussion(type: RepoType, repoId: string, title: string, description: string, signal?: AbortSignal): Promise<{ num: number }>;
+  commentDiscussion(type: RepoType, repoId: string, num: number, comment: string, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
