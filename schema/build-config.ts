@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { AppSpec, Config, MaxFailures, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
+import type { AppSpec, Config, MaxFailures, NotifySpec, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
 import { watchedTypeBefore, type WatchedItem, type WatchedType, type WebhookDomain } from '../lib/wire/hub.js';
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
@@ -9,8 +9,8 @@ import { DEFAULT_RECEIVER_PORT } from '../lib/receiver-port.js';
 // Turn a document that passed the schema and the rules into the resolved
 // Config: defaults applied, short forms expanded, overrides merged.
 
-/** rollout.min_ready's default: an app that crashes at once fails its start. */
-const DEFAULT_MIN_READY_MS = 1500;
+/** rollout.healthy_for's default: an app that crashes within 10 s of its start fails its robot. */
+const DEFAULT_HEALTHY_FOR_MS = 10_000;
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
 
@@ -31,6 +31,7 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
     active,
     robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active)])),
     rollout: rolloutSpec(record(root.rollout) ?? {}),
+    notify: notifySpec(record(root.notify)),
     receiver: receiverSpec(record(root.receiver)),
     stateBlock: record(root.state) ?? null,
   };
@@ -114,8 +115,15 @@ function rolloutSpec(r: Data): RolloutSpec {
     parallelism: typeof r.parallelism === 'number' ? r.parallelism : 10,
     canary: typeof r.canary === 'number' ? r.canary : 0,
     maxFailures: maxFailures(r.max_failures),
-    minReadyMs: durationMs(r.min_ready) ?? DEFAULT_MIN_READY_MS,
+    // min_ready is healthy_for's old name (load.ts warns about it).
+    healthyForMs: durationMs(r.healthy_for) ?? durationMs(r.min_ready) ?? DEFAULT_HEALTHY_FOR_MS,
+    onFailure: r.on_failure === 'stop' ? 'stop' : 'rollback',
   };
+}
+
+function notifySpec(n: Data | undefined): NotifySpec | null {
+  if (!n) return null;
+  return { webhook: str(n.webhook), secret: str(n.secret), discussion: n.discussion === true };
 }
 
 export function maxFailures(v: unknown): MaxFailures {

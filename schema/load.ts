@@ -6,11 +6,13 @@ import { checkText, readConfigFile, type ReadResult } from './read-config.js';
 import { fastRead, positionRead } from './read-paths.js';
 import { buildConfig } from './build-config.js';
 import { record } from './rules-util.js';
+import { deprecationWarnings } from './deprecations.js';
 
 // robot.yaml → Config, or every problem of the file at once as diagnostics
 // sorted by position: YAML syntax, then ${VAR}, then schema, then rules.
 
-export type LoadResult = { ok: true; config: Config; diagnostics: [] } | { ok: false; diagnostics: Diagnostic[] };
+/** `warnings`: the file loads, but says something the user should change (an old key name), each with its line. */
+export type LoadResult = { ok: true; config: Config; diagnostics: []; warnings: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
 export interface LoadOptions {
   /** Folder a relative `file` is resolved against (default: process.cwd()). */
@@ -46,17 +48,20 @@ function readError(err: unknown): string {
 
 function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessEnv): LoadResult {
   const fast = fastRead(text, env);
-  if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env);
+  if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env, text, label);
   // A problem, or YAML the fast reader is not sure of: read again keeping positions.
   const read = positionRead(text, env);
   if ('problems' in read) return fail(label, read.problems);
-  if (read.findings.length === 0) return loaded(read.data, abs, env);
+  if (read.findings.length === 0) return loaded(read.data, abs, env, text, label);
   const locator = new Locator(read.parsed);
   return fail(label, read.findings.map((f) => locator.locate(f)));
 }
 
-function loaded(data: unknown, abs: string, env: NodeJS.ProcessEnv): LoadResult {
-  return { ok: true, config: buildConfig(record(data) ?? {}, abs, dirname(abs), env), diagnostics: [] };
+function loaded(data: unknown, abs: string, env: NodeJS.ProcessEnv, text: string, label: string): LoadResult {
+  const root = record(data) ?? {};
+  // Before buildConfig, which consumes the document.
+  const warnings = deprecationWarnings(root, text, label);
+  return { ok: true, config: buildConfig(root, abs, dirname(abs), env), diagnostics: [], warnings };
 }
 
 function fail(file: string, located: Located[]): LoadResult {

@@ -28,7 +28,13 @@ export function redactedConfig(config: Config): unknown {
       parallelism: config.rollout.parallelism,
       canary: config.rollout.canary,
       max_failures: maxFailuresView(config.rollout.maxFailures),
-      min_ready_ms: config.rollout.minReadyMs,
+      healthy_for_ms: config.rollout.healthyForMs,
+      on_failure: config.rollout.onFailure,
+    },
+    notify: config.notify && {
+      webhook: config.notify.webhook,
+      secret: config.notify.secret === null ? null : SENSITIVE,
+      discussion: config.notify.discussion,
     },
     receiver: config.receiver && {
       port: config.receiver.port,

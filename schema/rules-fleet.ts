@@ -2,7 +2,7 @@ import { entries, has, httpUrlProblem, record, undeclaredApp, type Data } from '
 import type { Finding, Segment } from './yaml-doc.js';
 import { daemonKey } from './daemon-url.js';
 
-// Fleet rules: active app, per-robot overrides, rollout and receiver, all of
+// Fleet rules: active app, per-robot overrides, rollout, notify and receiver, most of
 // which refer to declared app names.
 
 export function fleetFindings(root: Data): Finding[] {
@@ -12,7 +12,7 @@ export function fleetFindings(root: Data): Finding[] {
     found.push({ path: ['active'], message: undeclaredApp(root.active, apps) });
   }
   for (const [name, robot] of entries(root.robots)) found.push(...robotFindings(name, robot, root, apps));
-  found.push(...sharedDaemonFindings(root), ...rolloutFindings(root), ...receiverFindings(root, apps));
+  found.push(...sharedDaemonFindings(root), ...rolloutFindings(root), ...notifyFindings(root), ...receiverFindings(root, apps));
   return found;
 }
 
@@ -65,11 +65,29 @@ function sharedDaemonFindings(root: Data): Finding[] {
 }
 
 function rolloutFindings(root: Data): Finding[] {
-  const max = record(root.rollout)?.max_failures;
+  const rollout = record(root.rollout);
+  const found: Finding[] = [];
+  const max = rollout?.max_failures;
   if (typeof max === 'string' && /^[0-9]+(\.[0-9]+)?%$/.test(max) && parseFloat(max) > 100) {
-    return [{ path: ['rollout', 'max_failures'], message: 'must be a percentage between 0% and 100%' }];
+    found.push({ path: ['rollout', 'max_failures'], message: 'must be a percentage between 0% and 100%' });
   }
-  return [];
+  if (rollout && has(rollout, 'healthy_for') && has(rollout, 'min_ready')) {
+    found.push({ path: ['rollout', 'min_ready'], at: 'key', message: 'min_ready is the old name of healthy_for: set one of them, not both' });
+  }
+  return found;
+}
+
+function notifyFindings(root: Data): Finding[] {
+  const notify = record(root.notify);
+  if (!notify) return [];
+  const found: Finding[] = [];
+  if (typeof notify.webhook === 'string') {
+    const problem = httpUrlProblem(notify.webhook, 'https://example.org/robotctl');
+    if (problem) found.push({ path: ['notify', 'webhook'], message: problem });
+  } else if (has(notify, 'secret')) {
+    found.push({ path: ['notify', 'secret'], at: 'key', message: 'secret signs the webhook\'s POSTs: set notify.webhook too, or remove it' });
+  }
+  return found;
 }
 
 function receiverFindings(root: Data, apps: string[]): Finding[] {

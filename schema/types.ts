@@ -50,8 +50,24 @@ export interface RolloutSpec {
   /** The first N robots (in file order) form the canary wave. */
   canary: number;
   maxFailures: MaxFailures;
-  /** How long a started app must keep running for its start to count (rollout.min_ready). */
-  minReadyMs: number;
+  /**
+   * The health gate (rollout.healthy_for, formerly min_ready): how long a
+   * started app must run without a restart, its daemon healthy, for its
+   * robot to count as done. 0: done once the app runs.
+   */
+  healthyForMs: number;
+  /** What a failed wave does: put its robots back on what they ran before, or leave them. */
+  onFailure: 'rollback' | 'stop';
+}
+
+/** Who hears each rollout's outcome (robot.yaml's notify:). */
+export interface NotifySpec {
+  /** A URL that gets a JSON POST per outcome; null: none. */
+  webhook: string | null;
+  /** Signs the POSTs (HMAC-SHA256). Clear text, memory only. */
+  secret: string | null;
+  /** Comment on the app's Space discussion (or the delivery's). */
+  discussion: boolean;
 }
 
 export type ReceiverAction = 'reconcile' | 'redeploy' | 'log';
@@ -87,6 +103,8 @@ export interface Config {
   active: string | null;
   robots: Record<string, RobotSpec>;
   rollout: RolloutSpec;
+  /** Null when robot.yaml has no notify: block. */
+  notify: NotifySpec | null;
   receiver: ReceiverSpec | null;
   /**
    * The `state:` block as loaded (variables substituted), null when absent:

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../lib/errors.js';
 import { applyInPlace, copyState, type StateChange } from './journal.js';
 import { STATE_VERSION, type AppRecord, type StateFile } from './types.js';
+import type { RolloutLog } from './rollouts.js';
+import { validRollouts } from './validate.js';
 
 // The local state's journal, `<state>.journal`: JSON lines. The first is a
 // header naming the state it continues (lineage and serial); each next one is
@@ -96,6 +98,7 @@ const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
 
 function asChange(v: unknown, path: string, n: number): StateChange {
   const c = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  if ('rollouts' in c) return { rollouts: rolloutsOf(c.rollouts, path, n) };
   const r = c.record as Record<string, unknown> | null | undefined;
   const webhook = str(c.webhook) && (r === null || (typeof r === 'object' && r !== undefined && str(r.id) && str(r.specHash)));
   const app = str(c.robot) && str(c.app) && (r === null || (typeof r === 'object' && r !== undefined && strOrNull(r.source) && strOrNull(r.path) && strOrNull(r.sha)));
@@ -103,6 +106,15 @@ function asChange(v: unknown, path: string, n: number): StateChange {
   return webhook
     ? { webhook: c.webhook as string, record: r ? { id: r.id as string, specHash: r.specHash as string } : null }
     : { robot: c.robot as string, app: c.app as string, record: r ? appRecordOf(r) : null };
+}
+
+/** The rollouts' block as the state file's schema checks it (validate.ts), so a replay never holds what a read would refuse. */
+function rolloutsOf(v: unknown, path: string, n: number): RolloutLog {
+  const r = v as Partial<RolloutLog> | null;
+  const ok = typeof r === 'object' && r !== null && Array.isArray(r.history) && typeof r.held === 'object' && r.held !== null
+    && validRollouts({ version: STATE_VERSION, lineage: 'x', serial: 0, webhooks: {}, robots: {}, rollouts: r as RolloutLog });
+  if (!ok) throw damaged(path, n, 'not a rollouts record');
+  return r as RolloutLog;
 }
 
 function damaged(path: string, line: number, what: string): UserError {

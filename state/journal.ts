@@ -1,13 +1,16 @@
 import type { AppRecord, StateFile, WebhookRecord } from './types.js';
+import type { RolloutLog } from './rollouts.js';
 
 // What one finished action changed in the state, as a record the backends can
 // keep without rewriting the whole state: one webhook's record, or one app's
-// on one robot (null: the record is gone). It holds what the state holds and
+// on one robot (null: the record is gone), or the rollouts' block (small and
+// bounded, replaced whole: state/rollouts.ts). It holds what the state holds and
 // nothing more (no secret: a webhook's specHash never covers its secret).
 
 export type StateChange =
   | { webhook: string; record: WebhookRecord | null }
-  | { robot: string; app: string; record: AppRecord | null };
+  | { robot: string; app: string; record: AppRecord | null }
+  | { rollouts: RolloutLog };
 
 /**
  * How an apply records its outcomes: `record` once per finished action (in
@@ -42,6 +45,10 @@ export function copyState(state: StateFile): StateFile {
 
 /** Apply `change` to `state` itself: O(1), for a copy this code owns (a replay, an apply's recorder). */
 export function applyInPlace(state: StateFile, change: StateChange): void {
+  if ('rollouts' in change) {
+    state.rollouts = change.rollouts;
+    return;
+  }
   if ('webhook' in change) {
     if (change.record) state.webhooks[change.webhook] = change.record;
     else delete state.webhooks[change.webhook];

@@ -1,3 +1,5 @@
+import type { RolloutLog } from './rollouts.js';
+
 // The record of what one robot.yaml owns. Version 1; a reader rejects any
 // other version with a message telling what to do (no silent upgrade).
 
@@ -38,6 +40,8 @@ export interface StateFile {
   serial: number;
   webhooks: Record<string, WebhookRecord>;
   robots: Record<string, RobotRecord>;
+  /** The last rollouts and the revisions held back (state/rollouts.ts); absent until the first rollout. */
+  rollouts?: RolloutLog;
 }
 
 /** What an action's success returned that the state must remember. */

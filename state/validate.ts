@@ -28,6 +28,11 @@ export function validateState(data: unknown, path: string): StateFile {
   return data as StateFile;
 }
 
+/** True when `state` passes the state's schema (the journal checks a rollouts record with it). */
+export function validRollouts(state: StateFile): boolean {
+  return validator()(state);
+}
+
 /** `webhooks.a.id: must be string`: the first problem, as a dotted path. */
 function describe(errors: ErrorObject[]): string {
   const e = errors[0];

@@ -7,6 +7,7 @@ import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { NotifySender } from '../../drivers/notify/webhook.js';
 import { newState } from '../../state/file.js';
 import type { StateFile } from '../../state/types.js';
 import type { StateStore } from '../../state/store.js';
@@ -36,6 +37,8 @@ export interface Session {
   /** False when there is no webhook to look at (file and state) and no token: listing is skipped. */
   listWebhooks: boolean;
   daemon: (robot: RobotSpec) => DaemonClient;
+  /** The notify webhook's sender (robot.yaml notify.webhook; made on its first POST). */
+  notify: NotifySender | null;
   /** `daemonStatus`: also read each robot's daemon status (the status table shows it). */
   observe(signal?: AbortSignal, opts?: { daemonStatus?: boolean }): Promise<Observation>;
   close(): Promise<void>;
@@ -45,7 +48,10 @@ export interface Session {
 export function loadOrExit(file: string, io: Io, command = 'plan'): Config {
   if (!existsSync(resolve(io.cwd, file))) throw missingFile(file, io, command);
   const result = loadConfig(file, io.env, { cwd: io.cwd });
-  if (result.ok) return result.config;
+  if (result.ok) {
+    for (const w of result.warnings) io.err(`Warning: ${formatDiagnostic(w)}\n`);
+    return result.config;
+  }
   for (const d of result.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
   io.err(`Error: ${file} is not valid (${result.diagnostics.length} problem${result.diagnostics.length === 1 ? '' : 's'}); fix it and run again.\n`);
   throw new ExitError(EXIT.error);
@@ -80,7 +86,7 @@ export async function openSession(outer: Io, o: SessionOptions, command: string,
     const pool = driverPool(io.env, access.token, access.listWebhooks, opts.rollout ? { robotsAtOnce: opts.rollout.parallelism ?? config.rollout.parallelism } : {});
     const drivers = pool.forConfig(config);
     return {
-      config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks,
+      config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks, notify: drivers.notify ?? null,
       observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, ...extra }),
       close: async () => { await pool.close(); await store.close(); },
     };

@@ -30,6 +30,7 @@ export function newValidateView(type: ViewType, io: Io): ValidateView {
   const valid = color ? ansi.green('valid') : 'valid';
   return {
     result: async (r, file, print) => {
+      if (r.ok) for (const w of r.warnings) io.err(`Warning: ${formatDiagnostic(w)}\n`);
       if (!r.ok) for (const d of r.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
       else if (print) io.out(stringify(redactedConfig(r.config)));
       else io.out(`${file}: ${valid}\n`);
@@ -48,6 +49,7 @@ function validateJson(result: LoadResult, print: boolean): Record<string, unknow
     valid: result.ok,
     diagnostics: result.diagnostics.map(diagnosticJson),
   };
+  if (result.ok && result.warnings.length > 0) doc.warnings = result.warnings.map((d) => ({ file: d.file, line: d.line, column: d.column, path: d.path, message: d.message }));
   if (result.ok && print) doc.config = redactedConfig(result.config);
   return doc;
 }

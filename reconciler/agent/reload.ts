@@ -19,7 +19,7 @@ export function reloadConfig(file: string, env: NodeJS.ProcessEnv, cwd: string, 
     const lines = result.diagnostics.map(formatDiagnostic);
     return { ok: false, error: `${result.diagnostics.length} problem(s): ${lines.join('; ')}`, lines };
   }
-  const notes = [`reloaded ${file}`];
+  const notes = [`reloaded ${file}`, ...result.warnings.map((w) => `warning: ${formatDiagnostic(w)}`)];
   if (JSON.stringify(result.config.receiver) !== JSON.stringify(previous.receiver)) {
     notes.push('the receiver section changed: restart the agent for it to take effect');
   }

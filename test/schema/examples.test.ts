@@ -29,7 +29,7 @@ t.test('examples/robot.yaml is valid: one robot, every app, fleet active', async
     enabled: true,
   });
   t.strictSame(c.receiver, { port: 7860, secrets: [], endpoints: [{ name: 'redeploy', action: 'reconcile', app: null }] });
-  t.strictSame(c.rollout, { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 1500 });
+  t.strictSame(c.rollout, { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' });
 });
 
 t.test('examples/fleet.yaml is valid and its overrides resolve per robot', async (t) => {
@@ -41,7 +41,7 @@ t.test('examples/fleet.yaml is valid and its overrides resolve per robot', async
   t.strictSame(c.robots['lab-2'], { name: 'lab-2', url: 'http://127.0.0.1:8003', apps: ['hello_app', 'oneshot_app'], active: 'hello_app' });
   t.strictSame(c.apps.oneshot_app, { name: 'oneshot_app', source: null, spaceId: null, path: example('apps/oneshot_app') });
   t.equal(c.apps.wave_app?.spaceId, 'demo/wave_app');
-  t.strictSame(c.rollout, { parallelism: 2, canary: 1, maxFailures: { kind: 'count', value: 1 }, minReadyMs: 1500 });
+  t.strictSame(c.rollout, { parallelism: 2, canary: 1, maxFailures: { kind: 'count', value: 1 }, healthyForMs: 2000, onFailure: 'rollback' });
   t.equal(c.active, 'hello_app');
 });
 

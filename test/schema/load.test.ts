@@ -70,7 +70,7 @@ t.test('loadConfig keeps the label as typed and resolves paths against the file 
   t.equal(r.config.apps.abs?.path, '/opt/app');
   writeFileSync(join(dir, 'sub', 'robot.yaml'), 'version: 1\nfoo: 1\n');
   t.strictSame(loadConfig(join('sub', 'robot.yaml'), {}, { cwd: dir }).diagnostics.map(formatDiagnostic), [
-    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, robots, rollout, receiver, state`,
+    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, robots, rollout, notify, receiver, state`,
   ]);
 });
 
@@ -80,7 +80,7 @@ t.test('defaults for a minimal file', async (t) => {
     { ...c, file: undefined },
     {
       version: 1, file: undefined, hub: { endpoint: 'https://huggingface.co' }, webhooks: {}, apps: {}, active: null, robots: {},
-      rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 1500 }, receiver: null, stateBlock: null,
+      rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' }, notify: null, receiver: null, stateBlock: null,
     },
   );
   t.equal(c.file, '/srv/robots/robot.yaml');
@@ -100,7 +100,7 @@ t.test('normalisation: domains, enabled, endpoint, URLs, overrides, rollout, rec
     '  r1: { url: "http://r1.local:8000/" }',
     '  r2: { url: http://r2.local:8000, active: null }',
     '  r3: { url: http://r3.local:8000, apps: [b], active: b }',
-    'rollout: { parallelism: 3, canary: 1, max_failures: 20%, min_ready: 2.5s }',
+    'rollout: { parallelism: 3, canary: 1, max_failures: 20%, healthy_for: 2.5s, on_failure: stop }',
     'receiver: { secret: [old, new], endpoints: { z: { action: redeploy, app: a }, y: { action: log } } }',
   ].join('\n'));
   t.equal(c.hub.endpoint, 'https://hub.example.org');
@@ -112,9 +112,9 @@ t.test('normalisation: domains, enabled, endpoint, URLs, overrides, rollout, rec
   t.strictSame(c.robots.r1, { name: 'r1', url: 'http://r1.local:8000', apps: ['a', 'b'], active: 'a' });
   t.strictSame(c.robots.r2, { name: 'r2', url: 'http://r2.local:8000', apps: ['a', 'b'], active: null });
   t.strictSame(c.robots.r3, { name: 'r3', url: 'http://r3.local:8000', apps: ['b'], active: 'b' });
-  t.strictSame(c.rollout, { parallelism: 3, canary: 1, maxFailures: { kind: 'percent', value: 20 }, minReadyMs: 2500 });
-  t.equal(config('version: 1\nrollout: { min_ready: 3 }\n').rollout.minReadyMs, 3000, 'a bare number is seconds');
-  t.equal(config('version: 1\nrollout: { min_ready: 250ms }\n').rollout.minReadyMs, 250);
+  t.strictSame(c.rollout, { parallelism: 3, canary: 1, maxFailures: { kind: 'percent', value: 20 }, healthyForMs: 2500, onFailure: 'stop' });
+  t.equal(config('version: 1\nrollout: { healthy_for: 3 }\n').rollout.healthyForMs, 3000, 'a bare number is seconds');
+  t.equal(config('version: 1\nrollout: { min_ready: 250ms }\n').rollout.healthyForMs, 250, 'min_ready, the old name, still counts');
   t.strictSame(c.receiver, {
     port: 7860, secrets: ['old', 'new'],
     endpoints: [{ name: 'z', action: 'redeploy', app: 'a' }, { name: 'y', action: 'log', app: null }],
@@ -130,7 +130,7 @@ t.test('redactedConfig hides every secret and keeps the rest', async (t) => {
   t.match(view, {
     webhooks: { w: { url: 'https://x.org/h', job_id: null, secret: '(sensitive)', enabled: true } },
     receiver: { port: 7860, secrets: ['(sensitive)', '(sensitive)'], endpoints: { e: { action: 'log', app: null } } },
-    rollout: { max_failures: '12.5%', min_ready_ms: 1500 },
+    rollout: { max_failures: '12.5%', healthy_for_ms: 10_000, on_failure: 'rollback' },
   });
   t.equal(c.webhooks.w?.secret, 's3cr3t-w', 'the Config itself keeps the clear value in memory');
 });
@@ -149,5 +149,5 @@ t.test('YAML anchors and aliases resolve; positions still point into the file', 
   const c = config('version: 1\napps:\n  a: &app { path: ./a }\nrobots:\n  r1: { url: http://h:1, apps: [a] }\n  r2: { url: http://h:2, apps: [a] }\n');
   t.strictSame(c.robots.r2?.apps, ['a']);
   const r = load('version: 1\nx: &u http://h\nrobots:\n  r1: { url: *u }\n');
-  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, robots, rollout, receiver, state"]);
+  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, robots, rollout, notify, receiver, state"]);
 });
