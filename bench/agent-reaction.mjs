@@ -74,6 +74,8 @@ try {
     `  r0: { url: ${robots[0].url}, apps: [app_a, app_b], active: ${r0Active} }`,
     `  r1: { url: ${robots[1].url}, apps: [app_a] }`,
     `  r2: { url: ${robots[2].url}, apps: [app_a] }`,
+    // The window every start waited before the health gate (min_ready's 1.5 s): these figures stay comparable.
+    'rollout: { healthy_for: 1.5s }',
     'receiver:',
     '  port: 0',
     '  endpoints:',

@@ -33,7 +33,7 @@ const rssMiB = (pid) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid
 function writeYaml(name, urls, active, parallelism) {
   const lines = ['version: 1', 'apps:', `  app_a: { path: ${join(dir, 'app_a')} }`, `  app_b: { path: ${join(dir, 'app_b')} }`, `active: ${active}`, 'robots:'];
   urls.forEach(([robot, url]) => lines.push(`  ${robot}: { url: ${url} }`));
-  lines.push(`rollout: { parallelism: ${parallelism} }`);
+  lines.push(`rollout: { parallelism: ${parallelism}, healthy_for: 1.5s }`);
   writeFileSync(join(dir, `${name}.yaml`), `${lines.join('\n')}\n`);
 }
 

@@ -21,7 +21,7 @@ const daemons = [];
 function yaml(active, robots) {
   const lines = ['version: 1', 'apps:', `  app_a: { path: ${join(dir, 'app_a')} }`, `  app_b: { path: ${join(dir, 'app_b')} }`, `active: ${active}`, 'robots:'];
   robots.forEach((d, i) => lines.push(`  robot-${i}: { url: ${d.url} }`));
-  lines.push(`rollout: { parallelism: ${ROBOTS} }`);
+  lines.push(`rollout: { parallelism: ${ROBOTS}, healthy_for: 1.5s }`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,23 +1,33 @@
 import type { Config, RobotSpec } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
+import type { NotifySender } from '../drivers/notify/webhook.js';
 import type { StateFile } from '../state/types.js';
 import type { HeldLock, StateStore } from '../state/store.js';
+import type { RolloutTrigger } from '../state/rollouts.js';
+import { extensionsOf } from '../lib/wire/daemon.js';
 import { localStore } from '../state/local-store.js';
 import type { Plan } from './types.js';
 import type { ApplyReport, Reasons } from './report.js';
-import { performAction, stopQuietly } from './execute/perform.js';
-import { executePlan, type FleetEvent } from './execute/fleet.js';
+import { performAction, stopQuietly, type PerformContext } from './execute/perform.js';
+import { executePlan, type FleetEvent, type RollbackEffects } from './execute/fleet.js';
 import type { UnitEmitted } from './execute/machine.js';
+import type { UnitEffects } from './execute/run-unit.js';
 import { StateRecorder } from './execute/recorder.js';
 import { TerminalError } from './execute/errors.js';
 import { fenceOf, fencedDaemon, fencedHub } from './execute/fence.js';
 import { refuseOneRobotTwice } from './execute/one-robot-each.js';
+import type { GateProgress } from './execute/health-gate.js';
+import { beginRollout, type RolloutEvent } from './rollout.js';
+import { isRollout } from './rollout-history.js';
+import type { DiscussionRef } from './rollout-notify.js';
 
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
 // in the state's journal as it happens (the whole state stored at the end),
-// and reports each outcome through onEvent.
+// and reports each outcome through onEvent. An apply with robot actions is
+// a rollout (rollout.ts): waves, the health gate, rollback, its record in
+// the state and its notices.
 // `signal` is the polite stop (Ctrl-C): nothing new starts, in-flight
 // actions finish and are recorded. `deps.hard` aborts in-flight work too.
 // `deps.locks` fence the apply (execute/fence.ts): each hub or robot write
@@ -34,16 +44,25 @@ export interface ApplyDeps {
   state: StateFile;
   /** Robots at once (default: rollout.parallelism). */
   parallelism?: number;
-  /** How long a started app must stay up to count as started (default: rollout.min_ready). */
-  startSettleMs?: number;
+  /** The health gate's window (default: rollout.healthy_for). */
+  healthyForMs?: number;
   /** Why unreachable robots could not be observed (for the report). */
   reasons?: Reasons;
   hard?: AbortSignal;
   /** The locks this apply writes under (the state lock, an agent's leader lock). */
   locks?: HeldLock[];
+  /** What started the rollout, for its record and notices (default `apply`: a person ran it). */
+  trigger?: RolloutTrigger;
+  /** The notify webhook's sender (robot.yaml notify.webhook). */
+  notify?: NotifySender | null;
+  /** Discussions or pull requests the delivery that caused this named (notify.discussion comments there). */
+  discussions?: DiscussionRef[];
 }
 
-export type ApplyEvent = UnitEmitted | FleetEvent;
+/** Progress of a start's health gate on one robot. */
+export type GateEvent = { type: 'robot.gate'; robot: string } & GateProgress;
+
+export type ApplyEvent = UnitEmitted | FleetEvent | RolloutEvent | GateEvent;
 
 export interface ApplyResult {
   report: ApplyReport;
@@ -64,30 +83,59 @@ export async function apply(
   const hub = fence && deps.hub ? fencedHub(deps.hub, fence) : deps.hub;
   const daemon = fence ? (r: RobotSpec) => fencedDaemon(deps.daemon(r), fence) : deps.daemon;
   const hard = [deps.hard, fence?.lost].filter((s): s is AbortSignal => s !== undefined);
-  const ctx = { config, hub, daemon, startSettleMs: deps.startSettleMs ?? config.rollout.minReadyMs };
-  const report = await executePlan(plan, {
-    robots: Object.keys(config.robots),
-    rollout: config.rollout,
-    parallelism: deps.parallelism ?? config.rollout.parallelism,
-    // A lost lock also stops what has not started (robots of a later wave).
-    stop: fence ? AbortSignal.any([signal, fence.lost]) : signal,
-    ...(hard.length > 0 ? { hard: AbortSignal.any(hard) } : {}),
-    ...(deps.reasons ? { reasons: deps.reasons } : {}),
-    onEvent,
-    effects: {
-      // An install is recorded as an intent before it is sent (kill -9 leaves no orphan).
-      perform: async (action, sig) => { await recorder.intent(action); return performAction(action, ctx, sig); },
-      record: (action, performed) => recorder.record(action, performed.result),
-      resolveConflict: async (action, sig) => {
-        if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
-        const robot = config.robots[action.robot];
-        if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml`);
-        await stopQuietly(daemon(robot), sig);
-      },
-    },
-  }).catch(async (err: unknown) => {
+  const ctx: PerformContext = {
+    config, hub, daemon, healthyForMs: deps.healthyForMs ?? config.rollout.healthyForMs,
+    onGate: (robot, p) => onEvent({ type: 'robot.gate', robot, ...p }),
+  };
+  const rollout = isRollout(plan)
+    ? beginRollout(plan, config, { trigger: deps.trigger ?? 'apply', hub, notify: deps.notify ?? null, discussions: deps.discussions ?? [] }, onEvent)
+    : null;
+  try {
+    const report = await executePlan(plan, {
+      robots: Object.keys(config.robots),
+      rollout: config.rollout,
+      parallelism: deps.parallelism ?? config.rollout.parallelism,
+      // A lost lock also stops what has not started (robots of a later wave).
+      stop: fence ? AbortSignal.any([signal, fence.lost]) : signal,
+      ...(hard.length > 0 ? { hard: AbortSignal.any(hard) } : {}),
+      ...(deps.reasons ? { reasons: deps.reasons } : {}),
+      onEvent,
+      effects: effectsOf(ctx, recorder),
+      ...(config.rollout.onFailure === 'rollback' ? { rollback: rollbackEffects(ctx, recorder) } : {}),
+    });
+    await rollout?.finish(report, recorder);
+    return { report, state: await recorder.close() };
+  } catch (err) {
     await recorder.close().catch(() => {}); // store what was recorded; the first error is the one to tell
     throw err;
-  });
-  return { report, state: await recorder.close() };
+  }
+}
+
+function effectsOf(ctx: PerformContext, recorder: StateRecorder): UnitEffects {
+  return {
+    // An install is recorded as an intent before it is sent (kill -9 leaves no orphan).
+    perform: async (action, sig) => { await recorder.intent(action); return performAction(action, ctx, sig); },
+    record: (action, performed) => recorder.record(action, performed.result),
+    resolveConflict: async (action, sig) => {
+      if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
+      const robot = ctx.config.robots[action.robot];
+      if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml`);
+      await stopQuietly(ctx.daemon(robot), sig);
+    },
+  };
+}
+
+/** What a robot runs before the rollout reaches it, and the effects that put it back (a start without the gate). */
+function rollbackEffects(ctx: PerformContext, recorder: StateRecorder): RollbackEffects {
+  return {
+    capture: async (name, signal) => {
+      const robot = ctx.config.robots[name];
+      if (!robot) return null;
+      const daemon = ctx.daemon(robot);
+      const [current, status] = await Promise.all([daemon.currentAppStatus(signal), daemon.daemonStatus(signal)]);
+      const runs = current !== null && (current.state === 'running' || current.state === 'starting');
+      return { running: runs ? current.info.name : null, installsRevision: extensionsOf(status).install_revision === true };
+    },
+    effects: effectsOf({ ...ctx, healthyForMs: 0 }, recorder),
+  };
 }

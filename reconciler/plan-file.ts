@@ -41,7 +41,9 @@ export function parsePlan(text: string, source = 'the plan file'): SealedPlan {
   }
   const validate = validator(PLAN_SCHEMA_ID, planSchema);
   if (!validate(data)) throw new PlanError(`${source} is damaged (${describe(validate.errors ?? [])}): ${REMAKE}`);
-  return fromDocument(data) as SealedPlan;
+  const plan = fromDocument(data) as SealedPlan;
+  plan.heldBack ??= []; // a plan saved before held_back existed holds back nothing
+  return plan;
 }
 
 const planSchema = (): object => JSON.parse(readFileSync(PLAN_SCHEMA_FILE, 'utf8')) as object;

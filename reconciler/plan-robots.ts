@@ -1,9 +1,10 @@
 import type { AppSpec, RobotSpec } from '../schema/types.js';
 import type { AppInfo, AppStatus } from '../lib/wire/daemon.js';
 import type { RobotRecord } from '../state/types.js';
-import type { RobotAction, RobotObservation, UpdateAppAction } from './types.js';
+import type { HeldBack, RobotAction, RobotObservation, UpdateAppAction } from './types.js';
 import type { AppRecord } from '../state/types.js';
 import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare.js';
+import type { HoldCheck } from './plan-held.js';
 
 // Robot half of the planner, one robot at a time. Order on a robot:
 // stop → remove → install / update_app → start, which gives "install before
@@ -15,6 +16,8 @@ import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare
 export interface RobotPlan {
   actions: RobotAction[];
   unmanaged: string[];
+  /** Revisions left out because a rollout failed with them (plan-held.ts). */
+  held: HeldBack[];
 }
 
 type Reachable = Extract<RobotObservation, { reachable: true }>;
@@ -26,6 +29,7 @@ export function planRobot(
   rec: RobotRecord | undefined,
   spaces: Record<string, { sha: string | null }>,
   force: ReadonlySet<string> = new Set(),
+  holds: HoldCheck = () => null,
 ): RobotPlan {
   const at = (app: string): string => `robots.${robot.name}.apps.${app}`;
   const installed = new Map(obs.installed.map((a) => [a.name, a]));
@@ -33,6 +37,9 @@ export function planRobot(
   const wanted = new Set(robot.apps);
   const changes: RobotAction[] = [];
   const touched = new Map<string, 'updated' | 'removed'>();
+  const held: HeldBack[] = [];
+  /** Apps whose installed revision is held back: not started. */
+  const unstartable = new Set<string>();
   for (const app of installed.keys()) {
     if (wanted.has(app) || !(app in owned)) continue;
     touched.set(app, 'removed');
@@ -43,6 +50,13 @@ export function planRobot(
     if (!spec) continue; // the loader guarantees it; a partial Config must not crash the planner
     const info = installed.get(name);
     const record = recordFor(spec, spaces);
+    const hold = holds(robot.name, name, record.sha);
+    if (hold) {
+      // Neither installed nor updated to it; where it is installed already, not started.
+      held.push(hold);
+      if (info && installedRecord(info, owned[name]).sha === hold.sha) unstartable.add(name);
+      continue;
+    }
     if (!info) {
       changes.push({ type: 'install', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, reason: 'not installed' });
       continue;
@@ -60,9 +74,9 @@ export function planRobot(
     touched.set(name, 'updated');
     changes.push({ type: 'update_app', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, ...change });
   }
-  const run = runActions(robot, obs.current, touched, at);
+  const run = runActions(robot, obs.current, touched, at, unstartable);
   const unmanaged = [...installed.keys()].filter((a) => !wanted.has(a) && !(a in owned));
-  return { actions: [...run.stop, ...changes, ...run.start], unmanaged };
+  return { actions: [...run.stop, ...changes, ...run.start], unmanaged, held };
 }
 
 function runActions(
@@ -70,7 +84,11 @@ function runActions(
   current: AppStatus | null,
   touched: Map<string, 'updated' | 'removed'>,
   at: (app: string) => string,
+  unstartable: ReadonlySet<string> = new Set(),
 ): { stop: RobotAction[]; start: RobotAction[] } {
+  // An active app whose installed revision is held back (plan-held.ts) is not
+  // started, and whatever runs instead (what a rollback restored) is left alone.
+  if (robot.active !== null && unstartable.has(robot.active)) return { stop: [], start: [] };
   const active = robot.active;
   const state = current?.state;
   const running = state === 'starting' || state === 'running' ? current?.info.name ?? null : null;

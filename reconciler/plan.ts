@@ -5,6 +5,8 @@ import { planWebhooks } from './plan-webhooks.js';
 import { planRobot } from './plan-robots.js';
 import { PlanError } from './plan-error.js';
 import { installProblems } from './plan-app-checks.js';
+import { holdCheck } from './plan-held.js';
+import type { HeldBack } from './types.js';
 
 export { PlanError } from './plan-error.js';
 
@@ -22,14 +24,17 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
   const unreachable: string[] = [];
+  const heldBack: HeldBack[] = [];
+  const holds = holdCheck(state);
   for (const robot of Object.values(desired.robots)) {
     const obs = observed.robots[robot.name] ?? { reachable: false, error: 'not observed' };
     if (!obs.reachable) {
       unreachable.push(robot.name);
       continue;
     }
-    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force);
+    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force, holds);
     robotActions.push(...r.actions);
+    heldBack.push(...r.held);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }
   const problems = installProblems(desired, observed, robotActions);
@@ -46,6 +51,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
     secretSalt: salt,
     targets: [...targets],
     summary: summarise(actions),
+    heldBack: targets.length === 0 ? heldBack : heldBack.filter((h) => targets.some((t) => t === `robots.${h.robot}` || t.startsWith(`robots.${h.robot}.`))),
   };
 }
 

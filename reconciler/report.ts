@@ -4,10 +4,21 @@ import type { FailedAction, UnitOutput } from './execute/machine.js';
 
 // The end of an apply, per robot and for the hub: converged (it had work and
 // all of it succeeded), already converged (nothing to do), failed (with the
-// reason), unreachable (could not be observed), skipped (rollout halted,
-// interrupted, or not targeted). Plain data for the human and JSON views.
+// reason), rolled back (its wave failed and it runs what it ran before),
+// unreachable (could not be observed), skipped (rollout halted, interrupted,
+// or not targeted). Plain data for the human and JSON views.
 
-export type UnitStatus = 'converged' | 'already_converged' | 'failed' | 'unreachable' | 'skipped';
+export type UnitStatus = 'converged' | 'already_converged' | 'failed' | 'rolled_back' | 'unreachable' | 'skipped';
+
+/** What a rollback put back on a robot (execute/rollback.ts). */
+export interface RollbackSummary {
+  /** e.g. `hello_app 58cf875`, `hello_app running`. */
+  restored: string[];
+  /** e.g. `hello_app 58cf875 (the robot's daemon installs a Space's head only)`. */
+  notRestored: string[];
+  /** Why the rollback itself failed; null when it did not. */
+  error: string | null;
+}
 
 export interface UnitReport {
   /** Robot name, or `hub`. */
@@ -19,6 +30,8 @@ export interface UnitReport {
   done: number;
   failed: FailedAction[];
   notDone: Action[];
+  /** Present when the robot's wave was rolled back. */
+  rollback?: RollbackSummary;
 }
 
 export interface Halt {
@@ -33,6 +46,8 @@ export interface ApplyReport {
   robots: UnitReport[];
   interrupted: boolean;
   halt: Halt | null;
+  /** The robots that had work, wave by wave (canary first); empty when none ran. */
+  waves: string[][];
   totals: { planned: number; done: number; failed: number; notDone: number };
 }
 
@@ -46,7 +61,7 @@ export type ApplyOutcome = 'complete' | 'failed' | 'incomplete' | 'interrupted';
 export function applyOutcome(report: ApplyReport): ApplyOutcome {
   if (report.interrupted) return 'interrupted';
   const units = [report.hub, ...report.robots];
-  if (units.some((u) => u.status === 'failed')) return 'failed';
+  if (units.some((u) => u.status === 'failed' || u.status === 'rolled_back')) return 'failed';
   if (units.some((u) => u.status === 'unreachable' || (u.status === 'skipped' && u.reason !== 'not targeted'))) return 'incomplete';
   return 'complete';
 }
@@ -94,7 +109,7 @@ export function reportWithoutRun(plan: Plan, config: Config, note: UnitStatus | 
   const hub = plan.hubError !== null
     ? idleReport('hub', 'unreachable', plan.hubError)
     : idleReport('hub', hubActions.length === 0 ? 'already_converged' : note ?? 'skipped', hubActions.length === 0 ? null : 'dry run', hubActions);
-  return { hub, robots, interrupted: false, halt: null, totals: totals([hub, ...robots]) };
+  return { hub, robots, interrupted: false, halt: null, waves: [], totals: totals([hub, ...robots]) };
 }
 
 /** Why each unreachable robot could not be observed, by robot name. */

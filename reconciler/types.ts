@@ -113,8 +113,12 @@ export interface UpdateAppAction extends AppBase {
   type: 'update_app';
   info: AppInfo;
   record: AppRecord;
-  /** `source`: the app comes from elsewhere now (remove + install); `revision`: its Space moved on. */
-  cause: 'source' | 'revision';
+  /**
+   * `source`: the app comes from elsewhere now (remove + install); `revision`:
+   * its Space moved on; `rollback`: back to what the robot ran before a failed
+   * rollout (made by the executor, execute/rollback.ts, never by the planner).
+   */
+  cause: 'source' | 'revision' | 'rollback';
   /** What was installed, as far as we know (display and dry-run). */
   previous: AppRecord;
 }
@@ -184,6 +188,18 @@ export interface Plan {
   /** Targets the plan was limited to; empty = everything. */
   targets: string[];
   summary: PlanSummary;
+  /** Revisions not installed (or started) because a rollout failed with them (plan-held.ts); drift for diff. */
+  heldBack: HeldBack[];
+}
+
+/** A revision the plan leaves out on one robot: a rollout failed with it (state/rollouts.ts). */
+export interface HeldBack {
+  robot: string;
+  app: string;
+  sha: string;
+  /** What failed, and in which rollout. */
+  reason: string;
+  rollout: string;
 }
 
 /** An action as a sealed plan holds it: a webhook action but a delete carries the spec hash apply records for it. */

@@ -77,7 +77,7 @@ async function applyWith(session: Session, o: Options, io: Io, parallelism: numb
   const progress = view.progress(p.actions.length);
   const result = await withInterrupts(io, (stop, hard) => apply(p, session.config, {
     hub: session.hub, daemon: session.daemon, store: session.store, state: session.state, hard,
-    reasons, locks: lock ? [lock] : [], ...(parallelism === undefined ? {} : { parallelism }),
+    reasons, locks: lock ? [lock] : [], notify: session.notify, trigger: 'apply', ...(parallelism === undefined ? {} : { parallelism }),
   }, stop, (e) => progress.onEvent(e)));
   progress.finish();
   view.report(p, result.report);

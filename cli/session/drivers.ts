@@ -9,6 +9,7 @@ import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { ROBOTS_KEPT_OPEN, RobotPool } from '../../drivers/daemon/pool.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AgentDrivers } from '../../reconciler/agent/reconcile.js';
+import type { NotifySender } from '../../drivers/notify/webhook.js';
 
 // The drivers of every reconciling command and of the agent, for whatever
 // robot.yaml says now: a reload may point a robot at another URL or the hub
@@ -54,6 +55,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
   const hubs = new Map<string, HubClient>();
   const daemons = new Map<string, DaemonClient>();
   const connections = new RobotPool({ origins: Math.max(ROBOTS_KEPT_OPEN, opts.robotsAtOnce ?? 0) });
+  const notify = lazyNotifySender(userAgent);
   const hubFor = (endpoint: string): HubClient => {
     let hub = hubs.get(endpoint);
     if (!hub) {
@@ -71,12 +73,23 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
     return client;
   };
   return {
-    forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, listWebhooks: listWebhooks(config) }),
+    forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, listWebhooks: listWebhooks(config), notify }),
     close: async () => {
-      await Promise.allSettled([...hubs.values(), ...daemons.values()].map((c) => c.close()));
+      await Promise.allSettled([...hubs.values(), ...daemons.values(), notify].map((c) => c.close()));
       await connections.close();
       hubs.clear();
       daemons.clear();
     },
+  };
+}
+
+/** The notify webhook's sender, made (and undici's client loaded) on the first notice: most runs send none. */
+function lazyNotifySender(userAgent: string | undefined): NotifySender {
+  let made: Promise<NotifySender> | null = null;
+  const sender = (): Promise<NotifySender> => (made ??= import('../../drivers/notify/webhook.js').then(({ createNotifySender }) =>
+    createNotifySender({ userAgent: userAgent ?? 'robotctl' })));
+  return {
+    post: async (url, body, secret, signal) => (await sender()).post(url, body, secret, signal),
+    close: async () => { if (made) await (await made).close(); },
   };
 }

@@ -1,5 +1,6 @@
 import { ansi } from '../../lib/io.js';
 import type { Action } from '../../reconciler/types.js';
+import { appWithRevisions } from '../../reconciler/revisions.js';
 
 // Small text helpers shared by the reconciling commands' human views.
 
@@ -45,5 +46,5 @@ export function unitAddress(a: Action): string {
 
 /** `created` for webhooks, `install hello_app` for robots. */
 export function actionText(a: Action): string {
-  return 'robot' in a ? `${PAST[a.type]} ${a.app}` : PAST[a.type];
+  return 'robot' in a ? `${PAST[a.type]} ${appWithRevisions(a)}` : PAST[a.type];
 }

@@ -29,7 +29,25 @@ export function actionLine(e: ApplyEvent, p: Palette): string | null {
     case 'action.resolving':
       return `${unitAddress(e.action)}: ${actionText(e.action)}: another app is running, stopping it first`;
     case 'rollout.halted':
-      return p.bad(`Rollout stopped: ${e.halt.failures} robot(s) failed, rollout.max_failures allows ${e.halt.limit}; robots not started yet are skipped.`);
+      return p.bad(`Rollout stopped: ${e.halt.failures} robot(s) failed, rollout.max_failures allows ${e.halt.limit}; later waves are skipped.`);
+    default:
+      return rolloutLine(e, p);
+  }
+}
+
+/** The rollout's own lines: its id, each wave, a rollback, its outcome, its notices. */
+export function rolloutLine(e: ApplyEvent, p: Palette): string | null {
+  switch (e.type) {
+    case 'rollout.started':
+      return p.dim(`Rollout ${e.id} (${e.trigger})`);
+    case 'rollout.wave':
+      return p.dim(`Wave ${e.wave}: ${e.robots.join(', ')}`);
+    case 'robot.rolling_back':
+      return `robots.${e.robot}: ${p.warn('rolling back')}${e.actions.length > 0 ? `: ${e.actions.map((a) => actionText(a)).join(', ')}` : ''}`;
+    case 'rollout.recorded':
+      return `Rollout ${e.record.id}: ${e.record.outcome === 'succeeded' ? p.ok('succeeded') : p.bad(e.record.outcome.replace('_', ' '))} ${p.dim(duration(e.record.durationMs))}`;
+    case 'rollout.notified':
+      return e.error === null ? p.dim(`Notified: ${e.target}`) : p.warn(`Notification failed (the rollout is not affected): ${e.target}: ${e.error}`);
     default:
       return null;
   }

@@ -6,11 +6,11 @@ import { formatTable } from './table.js';
 // The end of an apply: a status per robot (and the hub) and a summary, as
 // text or as JSON (format_version). Actions appear by address and type only.
 
-/** 1.1: `outcome` added (complete, failed, incomplete, interrupted). */
-export const REPORT_FORMAT_VERSION = '1.1';
+/** 1.1: `outcome` added (complete, failed, incomplete, interrupted). 1.2: status `rolled_back`, a robot's `rollback`, `rollout`. */
+export const REPORT_FORMAT_VERSION = '1.2';
 
 const LABEL: Record<UnitStatus, string> = {
-  converged: 'converged', already_converged: 'already converged', failed: 'failed', unreachable: 'unreachable', skipped: 'skipped',
+  converged: 'converged', already_converged: 'already converged', failed: 'failed', rolled_back: 'rolled back', unreachable: 'unreachable', skipped: 'skipped',
 };
 
 export function renderReport(report: ApplyReport, color: boolean): string {
@@ -47,7 +47,7 @@ export function summary(report: ApplyReport, p: Palette = palette(false)): strin
 function paintStatus(s: UnitStatus, p: Palette): string {
   const text = LABEL[s];
   if (s === 'converged' || s === 'already_converged') return p.ok(text);
-  if (s === 'failed' || s === 'unreachable') return p.bad(text);
+  if (s === 'failed' || s === 'unreachable' || s === 'rolled_back') return p.bad(text);
   return p.warn(text);
 }
 
@@ -62,6 +62,7 @@ export function reportJson(report: ApplyReport, extra: Record<string, unknown> =
     name: u.name, status: u.status, reason: u.reason, planned: u.planned, done: u.done,
     failed: u.failed.map((f) => ({ ...actionRef(f.action), error: f.error })),
     not_done: u.notDone.map(actionRef),
+    ...(u.rollback ? { rollback: { restored: u.rollback.restored, not_restored: u.rollback.notRestored, error: u.rollback.error } } : {}),
   });
   const doc = {
     format_version: REPORT_FORMAT_VERSION,
@@ -69,6 +70,7 @@ export function reportJson(report: ApplyReport, extra: Record<string, unknown> =
     outcome: applyOutcome(report),
     interrupted: report.interrupted,
     halt: report.halt,
+    waves: report.waves,
     totals: { planned: report.totals.planned, done: report.totals.done, failed: report.totals.failed, not_done: report.totals.notDone },
     hub: unit(report.hub),
     robots: report.robots.map(unit),

@@ -6,6 +6,7 @@ import type { ActionResult } from '../../state/types.js';
 import type { Action, InstallAction, RobotAction, UpdateAppAction, WebhookAction } from '../types.js';
 import { TerminalError, isDaemonCode, isHubNotFound } from './errors.js';
 import { startAndSettle } from './start.js';
+import type { GateProgress } from './health-gate.js';
 
 // One action, through the drivers. The only place the executor touches the
 // world. Clear secrets come from the Config by webhook name (actions never
@@ -16,8 +17,10 @@ export interface PerformContext {
   config: Config;
   hub: HubClient | null;
   daemon: (robot: RobotSpec) => DaemonClient;
-  /** How long a started app must keep running to count as started (ms). */
-  startSettleMs: number;
+  /** The health gate: how long a started app must run, healthy, for its start to count (ms). */
+  healthyForMs: number;
+  /** Told as a started app's health gate runs (the fleet page's "checking health (4 s of 10)"). */
+  onGate?: (robot: string, p: GateProgress) => void;
 }
 
 export interface Performed {
@@ -92,7 +95,10 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
       await daemon.install(action.info, { signal });
       return installed(daemon, action, signal);
     case 'update_app':
-      if (action.cause === 'revision' && action.info.source_kind === 'hf_space') {
+      if (action.cause === 'rollback' && action.info.source_kind === 'hf_space') {
+        // An install over the app: robotctl's simulator takes extra.revision (rollback.ts).
+        await daemon.install(action.info, { signal });
+      } else if (action.cause === 'revision' && action.info.source_kind === 'hf_space') {
         await daemon.update(action.app, { signal });
       } else {
         await removeQuietly(daemon, action.app, signal);
@@ -105,7 +111,10 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
       await removeQuietly(daemon, action.app, signal);
       return { result: {}, detail: '' };
     case 'start':
-      await startAndSettle(daemon, action.app, ctx.startSettleMs, signal);
+      await startAndSettle(daemon, action.app, {
+        healthyForMs: ctx.healthyForMs,
+        ...(ctx.onGate ? { onGate: (p: GateProgress) => ctx.onGate?.(action.robot, p) } : {}),
+      }, signal);
       return { result: {}, detail: '' };
     case 'stop':
       await stopQuietly(daemon, signal);

@@ -2,7 +2,8 @@ import type { WebhookSpec } from '../../schema/types.js';
 import type { Action } from '../types.js';
 import type { ActionResult, StateFile } from '../../state/types.js';
 import { changeOf, intentOf } from '../state-transition.js';
-import { applyInPlace, copyState, type StateJournal } from '../../state/journal.js';
+import { applyInPlace, copyState, type StateChange, type StateJournal } from '../../state/journal.js';
+import type { RolloutLog } from '../../state/rollouts.js';
 
 // Every successful action's change to the state, applied to this recorder's
 // copy at once (actors finish concurrently; the state is one) and handed to
@@ -47,6 +48,14 @@ export class StateRecorder {
     if (change === null) return;
     applyInPlace(this.current, change);
     await this.journal?.recordNow(change, this.current);
+  }
+
+  /** The rollouts' block (state/rollouts.ts), replaced whole: one record of the journal. */
+  async recordRollouts(log: RolloutLog): Promise<void> {
+    const change: StateChange = { rollouts: log };
+    applyInPlace(this.current, change);
+    if (!this.journal) return;
+    await this.journal.record(change, this.current);
   }
 
   /** After the last record: store everything, and return the state as stored. */

@@ -51,7 +51,7 @@ apps:
 active: ${opts.active === undefined ? 'quiet_app' : opts.active ?? 'null'}
 robots:
 ${robots.join('\n')}
-rollout: ${opts.rollout ?? '{ parallelism: 3 }'}
+rollout: ${opts.rollout ?? '{ parallelism: 3, healthy_for: 1.5s }'}
 `;
 }
 
@@ -94,7 +94,7 @@ t.test('a second apply makes zero writes (counted at the servers) and diff says 
 
 t.test('an unreachable robot is reported and does not stop the others', async (t) => {
   const port = await closedPort();
-  writeYaml(dir, 'down.yaml', yaml({ active: null, extraRobot: `  r0: { url: http://127.0.0.1:${port} }`, rollout: '{ parallelism: 1 }' }).replace(/\n {2}crash_app:.*\n/, '\n'));
+  writeYaml(dir, 'down.yaml', yaml({ active: null, extraRobot: `  r0: { url: http://127.0.0.1:${port} }`, rollout: '{ parallelism: 1, healthy_for: 1.5s }' }).replace(/\n {2}crash_app:.*\n/, '\n'));
   const r = await cli(['apply', '-f', 'down.yaml', '--yes']);
   t.equal(r.code, 1, 'not converged');
   t.match(r.stdout, /\nr0 +unreachable +robot daemon at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
@@ -124,8 +124,8 @@ t.test('the hub unreachable: the robots converge, the summary says the apply is 
 t.test('a failed canary stops the rollout: the others are skipped', async (t) => {
   // crash_app crashes 0.3 s into its run(); the daemon calls it running once
   // its process exists, and on a loaded machine Python's imports alone can
-  // outlast the default 1.5 s window, so the start would count as done.
-  writeYaml(dir, 'canary.yaml', yaml({ active: null, r1: 'apps: [quiet_app, crash_app], active: crash_app', rollout: '{ parallelism: 3, canary: 1, max_failures: 0, min_ready: 20s }' }));
+  // outlast a short window, so the start would count as done.
+  writeYaml(dir, 'canary.yaml', yaml({ active: null, r1: 'apps: [quiet_app, crash_app], active: crash_app', rollout: '{ parallelism: 3, canary: 1, max_failures: 0, healthy_for: 20s }' }));
   const before = writes();
   const r = await cli(['apply', '-f', 'canary.yaml', '--yes']);
   t.equal(r.code, 1);

@@ -45,7 +45,7 @@ t.test('apply through the drivers', async (t) => {
     const state = await readState(statePath);
     const observed = await observe(cfg, { hub: hubClient, daemon: daemonFor });
     const p = plan(cfg, observed, state);
-    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, startSettleMs: 200 }, new AbortController().signal, (e) => events.push(e));
+    const result = await apply(p, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, healthyForMs: 200 }, new AbortController().signal, (e) => events.push(e));
     return { p, result, events };
   };
   const quiet = makeApp(dir, 'quiet_app', QUIET);
@@ -68,10 +68,11 @@ t.test('apply through the drivers', async (t) => {
     t.equal(listed.find((h) => h.url === 'https://example.org/b')?.disabled, true);
     const state = await readState(statePath);
     // Two creates, two installs and each install's intent before it is sent:
-    // six records; the hub and the robot finish at once, so two records may
-    // share one write (group commit).
-    t.ok(state.serial >= 5 && state.serial <= 6, `six records in ${state.serial} writes`);
+    // six records, then the rollout's own; the hub and the robot finish at
+    // once, so two records may share one write (group commit).
+    t.ok(state.serial >= 6 && state.serial <= 7, `seven records in ${state.serial} writes`);
     t.notOk(Object.values(state.robots.desk?.apps ?? {}).some((a) => a.intent), 'no intent left once the installs are confirmed');
+    t.equal(state.rollouts?.history.length, 1, 'the rollout is recorded');
     t.same(Object.keys(state.webhooks).sort(), ['a', 'b']);
     t.same(Object.keys(state.robots.desk?.apps ?? {}).sort(), ['other_app', 'quiet_app']);
     t.notOk(readFileSync(statePath, 'utf8').includes(SECRET), 'no secret in the state');
@@ -102,7 +103,7 @@ t.test('apply through the drivers', async (t) => {
     const p = plan(cfg, await observe(cfg, { hub: hubClient, daemon: daemonFor }), state);
     const onlyStart = { ...p, actions: p.actions.filter((a) => a.type === 'start') };
     const events: ApplyEvent[] = [];
-    const result = await apply(onlyStart, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, startSettleMs: 200 }, new AbortController().signal, (e) => events.push(e));
+    const result = await apply(onlyStart, cfg, { hub: hubClient, daemon: daemonFor, statePath, state, healthyForMs: 200 }, new AbortController().signal, (e) => events.push(e));
     t.equal(result.report.robots[0]?.status, 'converged');
     t.ok(events.some((e) => e.type === 'action.resolving'));
   });

@@ -123,7 +123,7 @@ function fleetPlan(robots: string[], unreachable: string[] = []): Plan {
   return {
     format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, unreachable, hubError: null,
     secretSalt: 'z', targets: [],
-    summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: actions.length, total: actions.length },
+    summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: actions.length, total: actions.length }, heldBack: [],
   };
 }
 

@@ -54,7 +54,8 @@ export function config(input: { webhooks?: WebhookSpec[]; apps?: AppSpec[]; acti
     apps,
     active,
     robots,
-    rollout: { parallelism: 10, canary: 1, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 1500 },
+    rollout: { parallelism: 10, canary: 1, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 1500, onFailure: 'rollback' },
+    notify: null,
     receiver: null,
   };
 }

@@ -34,6 +34,7 @@ apps:
 active: failover_app
 robots:
   r1: { url: ${robot.url} }
+rollout: { healthy_for: 1.5s }
 `;
 
 t.test('leader failover of two agents on postgres', { skip: postgresMissing() ?? false }, async (t) => {
