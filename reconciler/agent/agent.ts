@@ -20,6 +20,8 @@ import { leadership } from './leadership.js';
 import type { StateStore } from '../../state/store.js';
 import { localStore } from '../../state/local-store.js';
 import { defaultLocalPath } from '../../state/spec.js';
+import { AppWatch } from './app-watch.js';
+import { liveView } from './status-live.js';
 
 // The GitOps loop: robot.yaml and its path apps are watched, drift is
 // checked on an interval, hub deliveries arrive at the receiver. Each of
@@ -136,17 +138,20 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
     }
     known.config = next.config;
     known.configError = null;
+    watch.sync(next.config, opts.drivers(next.config).daemon);
     for (const note of next.notes) log(note);
     await watchers?.setApps(localApps(next.config));
     return true;
   };
 
+  // Each robot's current app between runs (app-watch.ts): /status stays live.
+  const watch = new AppWatch(() => {});
   const queue = new WorkQueue(run, (err, item) => log(`run for ${item.key} failed: ${errorMessage(err)}`));
   const enqueue = (item: WorkItem): boolean => (stopping.signal.aborted ? false : queue.enqueue(item));
   const receiver = makeReceiver(opts, initial, { config: () => known.config, enqueue, log });
   const status = (): AgentStatus => ({
     ...buildStatus({
-      ...known, rollout: known.rollout?.snapshot() ?? null, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
+      ...known, ...liveView(known.config, known.observation, known.remaining, known.state, watch.snapshot()), rollout: known.rollout?.snapshot() ?? null, file: initial.file, mode: opts.mode, intervalMs: opts.intervalMs, hubEndpoint: opts.drivers(known.config).hub.endpoint,
       watchesHub: opts.drivers(known.config).listWebhooks, deliveries: receiver.deliveries, now: new Date(),
     }),
     leadership: { role: leader.role, leader: leader.leader, state: store.where },
@@ -165,6 +170,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
     throw err;
   }
   const timer = setInterval(() => enqueue({ key: 'full', trigger: 'interval', note: 'drift check', expect: [] }), opts.intervalMs);
+  watch.sync(initial, opts.drivers(initial).daemon);
   log(`agent: ${opts.mode} mode, drift check every ${formatMs(opts.intervalMs)}, watching ${initial.file}`);
   log(`fleet page: ${url}/  status: ${url}/status`);
   await leader.start();
@@ -184,6 +190,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
         clearInterval(timer);
         await watchers?.close();
         await queue.close();
+        watch.close();
         await leader.stop();
         await receiver.close();
       })();
@@ -216,6 +223,7 @@ function driftNote(remaining: Plan | null): string {
   if (remaining.actions.length > 0) parts.push(`${remaining.actions.length} difference(s) left`);
   if (remaining.unreachable.length > 0) parts.push(`unreachable: ${remaining.unreachable.join(', ')}`);
   if (remaining.hubError !== null) parts.push(`hub: ${remaining.hubError}`);
+  if (remaining.heldBack.length > 0) parts.push(`held back: ${[...new Set(remaining.heldBack.map((h) => h.app))].join(', ')}`);
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 

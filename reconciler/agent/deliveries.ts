@@ -4,6 +4,7 @@ import { formatDeliveryLine } from '../../runtime/receiver/index.js';
 import type { ReceiverActions } from './receiver-actions.js';
 import type { ExpectedSha, WorkItem } from './work-item.js';
 import { robotsWithApp } from './reconcile.js';
+import type { DiscussionRef } from '../rollout-notify.js';
 
 // What a hub delivery asks of the agent. Handlers only enqueue keys and
 // answer at once (the hub wants a quick 2xx); the queue's run decides.
@@ -45,7 +46,7 @@ export function agentActions(sink: DeliverySink): ReceiverActions {
       const robots = robotsWithApp(config, app);
       const spaceId = config.apps[app]?.spaceId ?? null;
       const expect = spaceId !== null && payload.repo.name === spaceId ? expected(payload) : [];
-      const items: WorkItem[] = robots.length === 0 ? [] : [{ key: `app:${app}`, trigger: 'delivery', note: describe(payload), expect }];
+      const items: WorkItem[] = robots.length === 0 ? [] : [{ key: `app:${app}`, trigger: 'delivery', note: describe(payload), expect, discussions: named(payload) }];
       const action = robots.length === 0 ? `no robot has ${app}: nothing to do` : `redeploy ${app} on ${robots.join(', ')}`;
       return answer(payload, `/webhooks/${endpoint.name}`, items, action);
     },
@@ -67,7 +68,7 @@ export function itemsFor(payload: WebhookPayload, config: Config): { items: Work
       parts.push(`no robot has ${app}`);
       continue;
     }
-    items.push({ key: `app:${app}`, trigger: 'delivery', note, expect: expected(payload) });
+    items.push({ key: `app:${app}`, trigger: 'delivery', note, expect: expected(payload), discussions: named(payload) });
     parts.push(`redeploy ${app} on ${robots.join(', ')}`);
   }
   return { items, action: parts.join('; ') };
@@ -77,6 +78,12 @@ export function itemsFor(payload: WebhookPayload, config: Config): { items: Work
 function expected(payload: WebhookPayload): ExpectedSha[] {
   const sha = payload.repo.headSha;
   return payload.event.scope.startsWith('repo') && typeof sha === 'string' && sha !== '' ? [{ spaceId: payload.repo.name, sha }] : [];
+}
+
+/** The discussion or pull request of a Space the delivery is about (a merged PR's redeploy is told there). */
+function named(payload: WebhookPayload): DiscussionRef[] {
+  const num = payload.discussion?.num;
+  return payload.repo.type === 'space' && typeof num === 'number' ? [{ spaceId: payload.repo.name, num }] : [];
 }
 
 function describe(payload: WebhookPayload): string {

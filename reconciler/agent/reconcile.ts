@@ -13,6 +13,7 @@ import type { Observation, Plan, PlanOptions } from '../types.js';
 import { appOfKey, type ExpectedSha, type WorkItem } from './work-item.js';
 import { RunLog } from './run-log.js';
 import { fenceOf } from '../execute/fence.js';
+import type { NotifySender } from '../../drivers/notify/webhook.js';
 
 // One run of the agent for one work key: take the state lock, re-read the
 // state, observe, plan, and in heal mode apply and observe again to see
@@ -24,9 +25,11 @@ export interface AgentDrivers {
   daemon: (robot: RobotSpec) => DaemonClient;
   /** False when neither the file nor the state has a webhook and there is no token. */
   listWebhooks: boolean;
+  /** The notify webhook's sender (robot.yaml notify.webhook); absent: no POSTs. */
+  notify?: NotifySender;
 }
 
-export type ApplyTuning = Pick<ApplyDeps, 'startSettleMs'>;
+export type ApplyTuning = Pick<ApplyDeps, 'healthyForMs'>;
 
 export interface RunContext {
   config: Config;
@@ -111,6 +114,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
   const progress = ctx.onApply?.(first);
   const applied = await apply(first, ctx.config, {
     hub: ctx.drivers.hub, daemon: ctx.drivers.daemon, store: ctx.store, state, locks, ...ctx.tuning,
+    trigger: item.trigger, notify: ctx.drivers.notify ?? null, discussions: item.discussions ?? [],
     ...(ctx.hard ? { hard: ctx.hard } : {}),
   }, ctx.stop, (e) => { runLog.onEvent(e); progress?.(e); });
   runLog.addNotDone(applied.report);
@@ -124,7 +128,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
 function verdict(remaining: Plan, failed: boolean): RunResult {
   if (failed) return 'failed';
   const blind = remaining.hubError !== null || remaining.unreachable.length > 0;
-  return remaining.actions.length > 0 || blind ? 'drift' : 'converged';
+  return remaining.actions.length > 0 || remaining.heldBack.length > 0 || blind ? 'drift' : 'converged';
 }
 
 /** Which robots a key may touch, and which apps it must reinstall. */

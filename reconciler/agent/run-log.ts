@@ -3,6 +3,7 @@ import type { Action, Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { ApplyReport } from '../report.js';
 import { StillRunning, elapsedText, type Ticker } from '../../lib/still-running.js';
+import { appWithRevisions } from '../revisions.js';
 
 // Turns the executor's events into the per-action results of a run (for
 // GET /status) and into one log line each (for stdout). Lines name the
@@ -44,6 +45,24 @@ export class RunLog {
       case 'rollout.halted':
         this.log(`  rollout stopped: ${e.halt.failures} failed robot(s), max_failures allows ${e.halt.limit}`);
         break;
+      case 'rollout.started':
+        this.log(`  rollout ${e.id}`);
+        break;
+      case 'rollout.wave':
+        this.log(`  wave ${e.wave}: ${e.robots.join(', ')}`);
+        break;
+      case 'robot.rolling_back':
+        this.log(`  rolling back ${e.robot}${e.actions.length > 0 ? `: ${e.actions.map(label).join(', ')}` : ''}`);
+        break;
+      case 'robot.finished':
+        if (e.report.status === 'rolled_back') this.log(`  rolled back ${e.report.name}: ${e.report.reason ?? ''}`);
+        break;
+      case 'rollout.recorded':
+        this.log(`  rollout ${e.record.id}: ${e.record.outcome.replace('_', ' ')}`);
+        break;
+      case 'rollout.notified':
+        this.log(e.error === null ? `  notified: ${e.target}` : `  notification failed (the rollout is not affected): ${e.target}: ${e.error}`);
+        break;
       default:
         break;
     }
@@ -78,7 +97,7 @@ export class RunLog {
 }
 
 export function label(a: Action): string {
-  return 'robot' in a ? `${a.type} ${a.app} on ${a.robot}` : `${a.type} ${a.address}`;
+  return 'robot' in a ? `${a.type} ${appWithRevisions(a)} on ${a.robot}` : `${a.type} ${a.address}`;
 }
 
 function result(a: Action, outcome: ActionResult['outcome'], error: string | null, ms: number): ActionResult {

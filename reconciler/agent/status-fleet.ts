@@ -1,6 +1,8 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
 import type { StateFile } from '../../state/types.js';
 import type { Action, Observation, Plan } from '../types.js';
+import { appWithRevisions } from '../revisions.js';
+import { shortSha } from '../plan-held.js';
 import {
   STATUS_FORMAT_VERSION,
   type FleetStatus, type HubStatus, type RobotStatus, type RunSummary, type WebhookStatus,
@@ -42,7 +44,10 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
   const obs = input.observation?.robots[robot.name];
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
   if (!obs.reachable) return { ...base, ...away, error: obs.error };
-  const drift = pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`));
+  const drift = [
+    ...pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${appWithRevisions(a)}: ${a.reason}` : `${a.type}: ${a.reason}`)),
+    ...heldOn(robot.name, input.remaining),
+  ];
   return {
     ...base,
     reachable: true,
@@ -55,6 +60,12 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
     converged: drift.length === 0 && input.remaining !== null,
     drift,
   };
+}
+
+/** A revision held back on this robot after a failed rollout (plan-held.ts), as a drift line. */
+function heldOn(robot: string, remaining: Plan | null): string[] {
+  return (remaining?.heldBack ?? []).filter((h) => h.robot === robot)
+    .map((h) => `app ${h.app}: revision ${shortSha(h.sha)} held back (rollout ${h.rollout} failed with it: ${h.reason})`);
 }
 
 function hubStatus(input: FleetInput): HubStatus {

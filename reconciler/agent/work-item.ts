@@ -1,4 +1,5 @@
 import type { RunTrigger } from './status-types.js';
+import type { DiscussionRef } from '../rollout-notify.js';
 
 // What watchers, timers and deliveries put in the queue: only a key (and
 // why), never a decision. The run re-reads everything and decides (level-
@@ -23,6 +24,8 @@ export interface WorkItem {
   note: string;
   /** Space revisions deliveries announced: the run waits (briefly) until the hub shows them. */
   expect: ExpectedSha[];
+  /** Discussions or pull requests the deliveries named (notify.discussion comments there). */
+  discussions?: DiscussionRef[];
 }
 
 /** True when running `a` also does everything `b` asks. */

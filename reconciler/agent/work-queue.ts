@@ -22,13 +22,14 @@ export class WorkQueue {
     const wider = this.pending.find((p) => covers(p.key, item.key));
     if (wider) {
       wider.expect = merge(wider.expect, item.expect);
+      wider.discussions = [...(wider.discussions ?? []), ...(item.discussions ?? [])];
       return false;
     }
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const p = this.pending[i] as WorkItem;
       if (!covers(item.key, p.key)) continue;
       this.pending.splice(i, 1);
-      item = { ...item, expect: merge(p.expect, item.expect) };
+      item = { ...item, expect: merge(p.expect, item.expect), discussions: [...(p.discussions ?? []), ...(item.discussions ?? [])] };
     }
     this.pending.push(item);
     this.pump();

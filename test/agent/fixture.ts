@@ -41,6 +41,10 @@ export interface ConfigOptions {
   overrides?: Record<string, string>;
   /** A path app every robot installs: name → folder. */
   local?: Record<string, string>;
+  /** robot.yaml's rollout: block (flow style); default `{ parallelism: 4 }`. */
+  rollout?: string;
+  /** Extra top-level lines (e.g. a notify: block). */
+  extra?: string;
 }
 
 export interface Loop {
@@ -124,7 +128,8 @@ ${appLines}
 active: ${o.active ?? apps[0]}
 robots:
 ${robots}
-rollout: { parallelism: 4 }
+rollout: ${o.rollout ?? '{ parallelism: 4 }'}
+${o.extra ?? ''}
 receiver:
   port: ${loop.receiverPort}
   secret: \${WEBHOOK_SECRET}

@@ -46,7 +46,7 @@ t.test('the fleet page of a running agent shows a drift and its heal', { skip: s
   await page.waitForFunction(() => document.querySelector('#fleet-state')?.textContent === 'Converged', undefined, { timeout: 30_000 });
   t.equal(await page.locator('.robot-card[data-robot="r2"]').getAttribute('data-converged'), 'true');
   await until(async () => (await r2.client.listInstalled()).some((x) => x.name === 'app_a'), 5000, 'app_a back on r2');
-  t.match(a.lines.join('\n'), /done +install app_a on r2/, 'the agent healed it');
+  t.match(a.lines.join('\n'), /done +install app_a [0-9a-f]{7} on r2/, 'the agent healed it');
   await page.screenshot({ path: join(screenshotDir('fleet-agent'), 'healed.png'), fullPage: true });
   t.same(problems, [], 'no page errors or failed requests');
   await page.close();

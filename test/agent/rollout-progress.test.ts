@@ -1,7 +1,8 @@
 import t from 'tap';
 import { loadConfigText } from '../../schema/load.js';
 import { RolloutProgress } from '../../reconciler/agent/rollout-progress.js';
-import type { StartAction } from '../../reconciler/types.js';
+import type { StartAction, UpdateAppAction } from '../../reconciler/types.js';
+import type { RolloutRobot } from '../../reconciler/agent/rollout-progress.js';
 import type { UnitReport } from '../../reconciler/report.js';
 
 // The fleet page's rollout: waves (canary first), a count per robot, failures
@@ -27,11 +28,12 @@ const report = (name: string, status: UnitReport['status']): UnitReport => ({ na
 t.test('waves, counts and failures follow the events', async (t) => {
   // lab-3 has nothing to do: it is not part of the rollout.
   const p = new RolloutProgress({ actions: [start('desk'), start('lab-1'), start('lab-2')] }, config);
+  const idle = { phase: null, health: null };
   t.same(p.snapshot(), {
-    result: 'running', failures: 0, max_failures: 1, halted: false,
+    id: null, result: 'running', failures: 0, max_failures: 1, halted: false,
     waves: [
-      { name: 'canary', robots: [{ name: 'desk', state: 'pending', done: 0, total: 1 }] },
-      { name: 'rest', robots: [{ name: 'lab-1', state: 'pending', done: 0, total: 1 }, { name: 'lab-2', state: 'pending', done: 0, total: 1 }] },
+      { name: 'canary', robots: [{ name: 'desk', state: 'pending', done: 0, total: 1, ...idle }] },
+      { name: 'rest', robots: [{ name: 'lab-1', state: 'pending', done: 0, total: 1, ...idle }, { name: 'lab-2', state: 'pending', done: 0, total: 1, ...idle }] },
     ],
   });
   p.onEvent({ type: 'action.started', unit: 'desk', action: start('desk') });
@@ -44,10 +46,40 @@ t.test('waves, counts and failures follow the events', async (t) => {
   p.onEvent({ type: 'rollout.halted', halt: { failures: 2, limit: 1, skipped: [] } });
   p.finish('failed');
   t.same(p.snapshot(), {
-    result: 'failed', failures: 2, max_failures: 1, halted: true,
+    id: null, result: 'failed', failures: 2, max_failures: 1, halted: true,
     waves: [
-      { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 1, total: 1 }] },
-      { name: 'rest', robots: [{ name: 'lab-1', state: 'failed', done: 0, total: 1 }, { name: 'lab-2', state: 'failed', done: 0, total: 1 }] },
+      { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 1, total: 1, ...idle }] },
+      { name: 'rest', robots: [{ name: 'lab-1', state: 'failed', done: 0, total: 1, ...idle }, { name: 'lab-2', state: 'failed', done: 0, total: 1, ...idle }] },
     ],
   });
+});
+
+t.test('each robot says what it does: reinstalling, starting, checking health (4 s of 10), rolling back', async (t) => {
+  const update: UpdateAppAction = {
+    type: 'update_app', robot: 'desk', app: 'hello_app', address: 'robots.desk.apps.hello_app', reason: 'moved on',
+    info: { name: 'hello_app', source_kind: 'hf_space', description: '', url: 'https://huggingface.co/spaces/demo/hello_app', extra: {} },
+    record: { source: 'https://huggingface.co/spaces/demo/hello_app', path: null, sha: 'b'.repeat(40) },
+    previous: { source: 'https://huggingface.co/spaces/demo/hello_app', path: null, sha: 'a'.repeat(40) }, cause: 'revision',
+  };
+  const p = new RolloutProgress({ actions: [update, start('desk'), start('lab-1'), start('lab-2'), start('lab-3')] }, config);
+  t.same(p.snapshot().waves.map((w) => [w.name, w.robots.map((r) => r.name)]), [['canary', ['desk']], ['rest', ['lab-1', 'lab-2']], ['rest', ['lab-3']]],
+    'the canary, then parallelism (2) robots a wave');
+  const desk = (): RolloutRobot | undefined => p.snapshot().waves[0]?.robots[0];
+  p.onEvent({ type: 'rollout.started', id: 'r-1', trigger: 'delivery' });
+  t.equal(p.snapshot().id, 'r-1');
+  p.onEvent({ type: 'action.started', unit: 'desk', action: update });
+  t.equal(desk()?.phase, 'reinstalling');
+  p.onEvent({ type: 'action.done', unit: 'desk', action: update, ms: 5, performed: { result: {}, detail: '' } });
+  p.onEvent({ type: 'action.started', unit: 'desk', action: start('desk') });
+  t.equal(desk()?.phase, 'starting');
+  p.onEvent({ type: 'robot.gate', robot: 'desk', app: 'hello_app', healthyMs: 4000, healthyForMs: 10_000 });
+  t.same([desk()?.phase, desk()?.health], ['checking_health', { healthy_ms: 4000, healthy_for_ms: 10_000 }]);
+  p.onEvent({ type: 'action.failed', unit: 'desk', action: start('desk'), ms: 5, error: 'hello_app crashed 4.2 s after it started: RuntimeError: boom' });
+  p.onEvent({ type: 'robot.rolling_back', robot: 'desk', actions: [] });
+  t.same([desk()?.phase, desk()?.health], ['rolling_back', null]);
+  p.onEvent({ type: 'action.started', unit: 'desk', action: start('desk') });
+  t.equal(desk()?.phase, 'rolling_back', 'a rollback\'s own actions keep the robot rolling back');
+  const failedStart = { action: start('desk'), error: 'boom' };
+  p.onEvent({ type: 'robot.finished', report: { ...report('desk', 'rolled_back'), failed: [failedStart] } });
+  t.same([desk()?.state, desk()?.phase, p.snapshot().failures], ['rolled_back', null, 1]);
 });

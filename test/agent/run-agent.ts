@@ -13,7 +13,8 @@ export interface TestAgent {
   stop(): Promise<void>;
 }
 
-export async function runAgent(loop: Loop, opts: { mode?: 'heal' | 'warn'; intervalMs?: number } = {}): Promise<TestAgent> {
+/** `healthyForMs`: the health gate's window (default a short 300 ms); null: the file's rollout.healthy_for. */
+export async function runAgent(loop: Loop, opts: { mode?: 'heal' | 'warn'; intervalMs?: number; healthyForMs?: number | null } = {}): Promise<TestAgent> {
   const loaded = loadConfig(loop.file, loop.env);
   if (!loaded.ok) throw new Error(`bad test config: ${JSON.stringify(loaded.diagnostics)}`);
   const pool = driverPool(loop.env, loop.env.HF_TOKEN ?? null, () => true);
@@ -21,7 +22,8 @@ export async function runAgent(loop: Loop, opts: { mode?: 'heal' | 'warn'; inter
   const agent = await startAgent(loaded.config, {
     file: loop.file, cwd: loop.dir, env: loop.env, mode: opts.mode ?? 'heal', intervalMs: opts.intervalMs ?? 60_000,
     statePath: loop.statePath, drivers: pool.forConfig, log: (l) => { lines.push(l); if (process.env.AGENT_TEST_LOG) console.error(l); },
-    debounceMs: 100, lockTimeoutMs: 5000, pages: mountFleetPage, tuning: { startSettleMs: 300 },
+    debounceMs: 100, lockTimeoutMs: 5000, pages: mountFleetPage,
+    ...(opts.healthyForMs === null ? {} : { tuning: { healthyForMs: opts.healthyForMs ?? 300 } }),
   });
   return { agent, lines, stop: async () => { await agent.stop(); await pool.close(); } };
 }

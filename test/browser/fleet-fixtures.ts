@@ -63,8 +63,8 @@ export function healed(): AgentStatus {
     ...drifted().deliveries,
   ];
   s.runs = [s.last_run, ...drifted().runs];
-  s.rollout = { result: 'converged', failures: 0, max_failures: 1, halted: false, waves: [
-    { name: 'rest', robots: [{ name: 'lab-1', state: 'ok', done: 2, total: 2 }] },
+  s.rollout = { id: 'r-1', result: 'converged', failures: 0, max_failures: 1, halted: false, waves: [
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'ok', done: 2, total: 2, phase: null, health: null }] },
   ] };
   return s;
 }
@@ -73,9 +73,9 @@ export function healed(): AgentStatus {
 export function rolling(): AgentStatus {
   const s = healed();
   s.last_run = { trigger: 'file', started_at: at(-3000), finished_at: null, result: 'running', actions: [] };
-  s.rollout = { result: 'running', failures: 0, max_failures: 1, halted: false, waves: [
-    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2 }] },
-    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 1, total: 3 }] },
+  s.rollout = { id: 'r-2', result: 'running', failures: 0, max_failures: 1, halted: false, waves: [
+    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2, phase: null, health: null }] },
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 1, total: 3, phase: 'checking_health', health: { healthy_ms: 4000, healthy_for_ms: 10_000 } }] },
   ] };
   return s;
 }

@@ -5,7 +5,8 @@ import { renderRobots } from './robots.js';
 import { renderRollout } from './rollout.js';
 import { renderDeliveries, renderRun, renderRuns } from './history.js';
 
-const POLL_MS = 1500;
+// A change on a robot reaches /status within about a second (the agent follows each robot's app): the page shows it within 2 s.
+const POLL_MS = 1000;
 const SUPPORTED_MAJOR = '2';
 const last = new Map();
 let paused = false;
@@ -31,7 +32,8 @@ function setConnection(state, text) {
 
 function show(status) {
   const state = renderHeader(status);
-  section('robots', status.robots, () => renderRobots(status));
+  // The cards show each robot's rollout phase too.
+  section('robots', [status.robots, status.rollout], () => renderRobots(status));
   section('rollout', status.rollout, renderRollout);
   section('hub', status.hub, renderHub);
   section('receiver', status.receiver, renderReceiver);

@@ -6,6 +6,7 @@
 import { h, fill, pill } from './dom.js';
 import { createRobotView } from './shared/robot-view.js';
 import { poseFromState, REST_POSE } from './shared/pose.js';
+import { phasePill } from './phase.js';
 
 const STREAM_QUERY = 'frequency=10&with_head_pose=true&with_antenna_positions=true&with_body_yaw=true&use_pose_matrix=false';
 const RETRY_MS = 5000;
@@ -80,11 +81,11 @@ function appItem(r, name) {
     running ? pill(r.app_state ?? 'unknown', STATE_PILL[r.app_state] ?? 'info') : null);
 }
 
-function fillCard(card, r) {
+function fillCard(card, r, rollout) {
   card.el.dataset.converged = String(Boolean(r.converged));
   card.el.dataset.reachable = String(Boolean(r.reachable));
   fill(card.title, robotLink(r), h('span', { class: 'url muted' }, r.url));
-  fill(card.state, !r.reachable ? pill('unreachable', 'failed') : r.converged ? pill('converged', 'ok') : pill('drifted', 'drift'));
+  fill(card.state, !r.reachable ? pill('unreachable', 'failed') : r.converged ? pill('converged', 'ok') : pill('drifted', 'drift'), ' ', phasePill(rollout, r.name));
   const names = [...new Set([...(r.installed ?? []), ...(r.active ? [r.active] : [])])];
   card.apps.replaceChildren(...(names.length ? names.map((n) => appItem(r, n)) : [h('li', { class: 'muted' }, 'no app installed')]));
   const lines = [...(r.drift ?? []), ...(r.error ? [r.error] : [])];
@@ -99,7 +100,7 @@ export function renderRobots(status) {
     let card = cards.get(r.name);
     if (card && card.url !== r.url) { dropCard(card); card = undefined; }
     if (!card) { card = newCard(r); cards.set(r.name, card); }
-    fillCard(card, r);
+    fillCard(card, r, status.rollout);
     return card.el;
   });
   for (const [name, card] of cards) if (!seen.has(name)) { dropCard(card); cards.delete(name); }

@@ -3,7 +3,7 @@
 // failures counted against rollout.max_failures.
 import { h, fill, pill } from './dom.js';
 
-const ROBOT_PILL = { pending: 'info', running: 'info', ok: 'ok', failed: 'failed', skipped: 'drift' };
+const ROBOT_PILL = { pending: 'info', running: 'info', ok: 'ok', failed: 'failed', rolled_back: 'drift', skipped: 'drift' };
 
 function bar(r) {
   const total = Math.max(1, r.total ?? 0);
@@ -12,7 +12,7 @@ function bar(r) {
     h('span', { class: 'bar-name' }, r.name),
     h('progress', { max: String(total), value: String(done), 'aria-label': `${r.name}: ${done} of ${r.total ?? 0} actions` }),
     h('span', { class: 'bar-count muted' }, `${done}/${r.total ?? 0}`),
-    pill(r.state, ROBOT_PILL[r.state] ?? 'info'));
+    pill(r.state.replace('_', ' '), ROBOT_PILL[r.state] ?? 'info'));
 }
 
 export function renderRollout(rollout) {
