@@ -18,6 +18,7 @@ export const commands: CommandEntry[] = [
   { name: 'diff', summary: 'Detect drift for CI (exit 0 none, 2 drift, 1 error)', load: () => import('./commands/diff.js') },
   { name: 'status', summary: 'Table of webhooks, robots, installed and running apps', load: () => import('./commands/status.js') },
   { name: 'agent', summary: 'Watch robot.yaml, heal drift, and redeploy apps on hub deliveries', load: () => import('./commands/agent.js') },
+  { name: 'rollout', summary: 'Rollouts: history (time, trigger, revisions, waves, outcome), retry [APP] of a held-back revision', load: () => import('./commands/rollout.js') },
   { name: 'state', summary: 'Inspect the state file or break a stale lock (state show|unlock --force)', load: () => import('./commands/state.js') },
   { name: 'import', summary: 'Adopt an existing hub webhook: import webhooks.NAME ID', load: () => import('./commands/import.js') },
   { name: 'validate', summary: 'Check a robot.yaml and print its errors (or --print its resolved form)', load: () => import('./commands/validate.js') },

@@ -6,10 +6,10 @@ import { newState } from '../../state/file.js';
 import { describeHolder } from '../../state/lock.js';
 import { openStore } from '../../state/open.js';
 import { parseSpec } from '../../state/spec.js';
-import { readHubEndpoint, readStateBlock } from '../../schema/top-level.js';
+import { readHubEndpoint } from '../../schema/top-level.js';
 import type { StateStore } from '../../state/store.js';
 import { migrateState } from '../../state/migrate.js';
-import { noteTo, openStateOf } from '../session/state.js';
+import { noteTo, withFileState } from '../session/state.js';
 import { parseDuration } from '../session/session.js';
 import { newStateView } from '../views/state-view.js';
 import { viewType } from '../views/view-type.js';
@@ -20,14 +20,8 @@ interface Common { file: string; state?: string; token?: string }
 // The backend is found from --state, ROBOTCTL_STATE or robot.yaml's state:
 // block (read on its own); the rest of robot.yaml is not loaded, so a broken
 // file or a missing ${VAR} elsewhere never blocks these.
-async function withStore<T>(io: Io, o: Common, work: (store: StateStore) => Promise<T>): Promise<T> {
-  const file = resolve(io.cwd, o.file);
-  const store = await openStateOf(io, o, readHubEndpoint(file), () => readStateBlock(file, io.env));
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
+function withStore<T>(io: Io, o: Common, work: (store: StateStore) => Promise<T>): Promise<T> {
+  return withFileState(io, o, work);
 }
 
 export async function run(args: string[], io: Io): Promise<number> {

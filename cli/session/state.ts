@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { openStore } from '../../state/open.js';
+import { readHubEndpoint, readStateBlock } from '../../schema/top-level.js';
 import { resolveBackend } from '../../state/spec.js';
 import type { StateStore } from '../../state/store.js';
 
@@ -26,4 +27,20 @@ export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null, s
 /** Where a healed lock's one line goes: stderr, so --json output stays clean. */
 export function noteTo(io: Io): (line: string) => void {
   return (line) => io.err(`${line}\n`);
+}
+
+/**
+ * The state of robot.yaml `o.file`, its backend found from --state,
+ * ROBOTCTL_STATE or the file's `state:` block read on its own (the rest of
+ * the file is not loaded, so a broken file or a missing ${VAR} elsewhere
+ * never blocks it): `work` runs on it, then it is closed.
+ */
+export async function withFileState<T>(io: Io, o: StateFlags, work: (store: StateStore) => Promise<T>): Promise<T> {
+  const file = resolve(io.cwd, o.file);
+  const store = await openStateOf(io, o, readHubEndpoint(file), () => readStateBlock(file, io.env));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }

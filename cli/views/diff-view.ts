@@ -1,6 +1,8 @@
 import { useColor, type Io } from '../../lib/io.js';
 import { isWebhookAction, type Action, type Plan } from '../../reconciler/types.js';
 import { palette } from './format.js';
+import { revisionText } from '../../reconciler/revisions.js';
+import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
 import type { ViewType } from './view-type.js';
 
 // `robotctl diff`: each drifted resource once, with why. Text or JSON.
@@ -92,7 +94,10 @@ export function renderDiff(p: Plan, color: boolean): string {
   const c = palette(color);
   const { actions } = p;
   const lines: string[] = ['']; // the header, once the count is known
-  const words = (a: Action): string => `${a.type} (${a.reason})`;
+  const words = (a: Action): string => {
+    const rev = revisionText(a);
+    return `${a.type}${rev ? ` ${rev}` : ''} (${a.reason})`;
+  };
   const robotsFrom = webhookRuns(actions, (from, to) => {
     const a = actions[from] as Action;
     let text = `  ${a.address}: ${words(a)}`;
@@ -101,9 +106,13 @@ export function renderDiff(p: Plan, color: boolean): string {
   });
   for (const r of robotResources(actions, robotsFrom, words)) lines.push(`  ${r.address}: ${r.actions.join(', ')}`);
   const drifted = lines.length - 1;
-  lines[0] = drifted === 0
+  const held = groupHeld(p.heldBack);
+  lines[0] = drifted === 0 && held.length === 0
     ? c.ok('No drift: the hub and robots match robot.yaml.')
-    : c.warn(`Drift detected in ${drifted} resource${drifted === 1 ? '' : 's'}:`);
+    : drifted === 0
+      ? c.warn('Drift: revisions are held back after a failed rollout:')
+      : c.warn(`Drift detected in ${drifted} resource${drifted === 1 ? '' : 's'}:`);
+  for (const g of held) lines.push(`  held back: ${heldLine(g.hold, g.robots)}`);
   if (p.unmanaged.webhooks.length + p.unmanaged.apps.length > 0) {
     lines.push('', `Not managed by this file (left alone): ${p.unmanaged.webhooks.length} webhook(s), ${p.unmanaged.apps.length} app(s).`);
   }
@@ -114,11 +123,12 @@ export function diffJson(p: Plan): string {
   const drifted = driftedResources(p);
   return `${JSON.stringify({
     format_version: DIFF_FORMAT_VERSION,
-    drift: drifted.length > 0,
+    drift: drifted.length > 0 || p.heldBack.length > 0,
     complete: p.hubError === null && p.unreachable.length === 0,
     resources: drifted,
     unmanaged: p.unmanaged,
     unreachable: p.unreachable,
     hub_error: p.hubError,
+    held_back: p.heldBack,
   }, null, 2)}\n`;
 }

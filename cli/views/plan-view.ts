@@ -2,6 +2,8 @@ import { ansi, useColor, type Io } from '../../lib/io.js';
 import type { Action, Plan, RobotAction, SealedPlan, WebhookAction, WebhookView } from '../../reconciler/types.js';
 import { isRobotAction, isWebhookAction } from '../../reconciler/types.js';
 import { planToJson } from '../../reconciler/plan-file.js';
+import { appWithRevisions } from '../../reconciler/revisions.js';
+import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
 import type { ViewType } from './view-type.js';
 
@@ -91,8 +93,9 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   if (s.total === 0) {
     const blind = plan.unreachable.length > 0 || plan.hubError !== null;
-    return blind
-      ? 'No changes for what could be observed (see above for what could not).'
+    if (blind) return 'No changes for what could be observed (see above for what could not).';
+    return plan.heldBack.length > 0
+      ? 'No changes to make, but revisions are held back (see above).'
       : 'No changes. The hub and robots match robot.yaml.';
   }
   const adopt = s.adopt > 0 ? `${s.adopt} to adopt, ` : '';
@@ -152,8 +155,8 @@ function viewLines(v: WebhookView, line: (text: string) => void): void {
 
 function robotText(a: RobotAction): string {
   switch (a.type) {
-    case 'install': return `install ${a.app} from ${a.record.source ?? a.record.path ?? '?'}`;
-    case 'update_app': return `update_app ${a.app}${a.cause === 'source' ? ` from ${a.record.source ?? a.record.path ?? '?'}` : ''}`;
+    case 'install': return `install ${appWithRevisions(a)} from ${a.record.source ?? a.record.path ?? '?'}`;
+    case 'update_app': return `update_app ${appWithRevisions(a)}${a.cause === 'source' ? ` from ${a.record.source ?? a.record.path ?? '?'}` : ''}`;
     case 'adopt_app': return `adopt ${a.app} (its install was asked for, its outcome not recorded)`;
     case 'remove': return `remove ${a.app}`;
     case 'start': return `start ${a.app}`;
@@ -172,6 +175,7 @@ function contextLines(plan: Plan): string[] {
   }
   if (plan.hubError !== null) out.push(`Hub not observed, no webhook changes planned: ${plan.hubError}`, '');
   if (plan.unreachable.length > 0) out.push(`Robots not reachable, nothing planned for them: ${plan.unreachable.join(', ')}`, '');
+  for (const g of groupHeld(plan.heldBack)) out.push(`Held back: ${heldLine(g.hold, g.robots)}`, '');
   return out;
 }
 

@@ -2,6 +2,7 @@ import { useColor, type Io } from '../../lib/io.js';
 import type { FleetStatus } from '../../reconciler/agent/status-types.js';
 import { indent, palette } from './format.js';
 import { formatTable } from './table.js';
+import { shortSha } from '../../reconciler/plan-held.js';
 import type { ViewType } from './view-type.js';
 
 // `robotctl status`: the fleet's status (the same document the agent's
@@ -38,11 +39,19 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
   else {
     const rows = doc.robots.map((r) => [
       r.name, r.url, r.reachable ? yes(true) : `${yes(false)} ${c.dim(r.error ?? '')}`, r.daemon ?? '-',
-      r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', r.installed.join(', ') || '-', r.reachable ? yes(r.converged) : '-',
+      r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', installedText(r) || '-', r.reachable ? yes(r.converged) : '-',
     ]);
     lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'INSTALLED', 'CONVERGED'], rows).text));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `hello_app 58cf875, dev_app`: each installed app with its revision where known. */
+function installedText(r: FleetStatus['robots'][number]): string {
+  return r.installed.map((a) => {
+    const rev = r.revisions[a];
+    return typeof rev === 'string' ? `${a} ${shortSha(rev)}` : a;
+  }).join(', ');
 }
 
 export function statusJson(doc: FleetStatus): string {

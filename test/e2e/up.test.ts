@@ -32,7 +32,8 @@ active: hello_app
 robots:
   desk: { url: http://127.0.0.1:${ports.desk}, apps: [hello_app] }
   lab-1: { url: http://127.0.0.1:${ports.lab}, apps: [wave_app], active: wave_app }
-${ports.lab2 === undefined ? '' : `  lab-2: { url: http://127.0.0.1:${ports.lab2}, apps: [hello_app] }\n`}receiver:
+${ports.lab2 === undefined ? '' : `  lab-2: { url: http://127.0.0.1:${ports.lab2}, apps: [hello_app] }\n`}rollout: { healthy_for: 1.5s }
+receiver:
   port: ${ports.receiver}
   secret: \${WEBHOOK_SECRET}
   endpoints:
@@ -73,7 +74,7 @@ t.test('up starts everything, the robots run their active apps, its hint works a
   t.match(stdout, /robotctl up: ready\n/, `stdout:\n${stdout}\nstderr:\n${up.stderr()}`);
   t.notMatch(stdout, /Go to https:\/\/huggingface\.co\/settings\/webhooks/, 'up does not send the user to set up webhooks it creates itself');
   t.match(stdout, /are created and kept by this agent; nothing to set up by hand/);
-  t.match(stdout, /  running install hello_app on desk\.\.\.\n/, 'the agent says what it starts');
+  t.match(stdout, /  running install hello_app [0-9a-f]{7} on desk\.\.\.\n/, 'the agent says what it starts');
   t.match(stdout, /WEBHOOK_SECRET is not set: generated one and kept it in .*\.robotctl\/env \(0600\)/);
   t.match(stdout, new RegExp(`desk +http://127\\.0\\.0\\.1:${ports.desk}/`));
   t.match(stdout, new RegExp(`fleet page +http://127\\.0\\.0\\.1:${ports.receiver}/`));

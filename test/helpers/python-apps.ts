@@ -38,6 +38,15 @@ def main():
 ${QUIET_LOOP}`;
 }
 
+/** Runs `seconds`, then raises RuntimeError(`message`): a revision that passes a short start and crashes inside the health gate. */
+export function crashAfterBody(seconds: number, message: string): string {
+  return `
+def main():
+    time.sleep(${seconds})
+    raise RuntimeError(${JSON.stringify(message)})
+`;
+}
+
 /** The apps of the daemon's lifecycle tests (one bundle holds them all). */
 export const BODIES = {
   /** Moves the head until SIGINT, then exits 0 like the template. */
