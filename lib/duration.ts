@@ -1,5 +1,5 @@
 // One reading of a duration for every place a user writes one: flags
-// (--interval 30s), robot.yaml (rollout.min_ready, state.lease). A bare
+// (--interval 30s), robot.yaml (rollout.healthy_for, state.lease). A bare
 // number is seconds, as in the YAML keys' schema.
 
 const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/;

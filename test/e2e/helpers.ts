@@ -79,7 +79,8 @@ export function upFleetYaml(o: UpFleet): string {
 ${webhook}apps:
 ${o.apps.map((a) => `  ${a}: { source: https://huggingface.co/spaces/demo/${a} }\n`).join('')}active: ${o.active}
 robots:
-${robots}receiver:
+${robots}rollout: { healthy_for: 1.5s }
+receiver:
   port: ${o.receiver}
 ${signed ? '  secret: ${WEBHOOK_SECRET}\n' : ''}  endpoints:
     redeploy: { action: reconcile }

@@ -52,7 +52,7 @@ t.test('a stop in progress is waited for before a start or a remove', async (t) 
   };
   const run = async (c: Config) => {
     const p = plan(c, await observe(c, { hub: hubClient, daemon: () => client }, undefined, { listWebhooks: false }), state);
-    const out = await apply(p, c, { hub: null, daemon: () => client, state, startSettleMs: 200 }, new AbortController().signal);
+    const out = await apply(p, c, { hub: null, daemon: () => client, state, healthyForMs: 200 }, new AbortController().signal);
     state = out.state;
     return out.report.robots[0];
   };

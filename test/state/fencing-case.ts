@@ -53,6 +53,7 @@ ${Object.entries(apps).map(([n, p]) => `  ${n}: { path: "${p}" }`).join('\n')}
 active: ${active}
 robots:
   r1: { url: ${w.robot} }
+rollout: { healthy_for: 1.5s }
 `;
 
 const writes = (p: FaultProxy, from: number): string[] =>
