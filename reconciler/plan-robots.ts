@@ -52,9 +52,9 @@ export function planRobot(
     const record = recordFor(spec, spaces);
     const hold = holds(robot.name, name, record.sha);
     if (hold) {
-      // Neither installed nor updated to it; where it is installed already, not started.
+      // Neither installed nor updated to it; where it is not installed, or installed at it, not started.
       held.push(hold);
-      if (info && installedRecord(info, owned[name]).sha === hold.sha) unstartable.add(name);
+      if (!info || installedRecord(info, owned[name]).sha === hold.sha) unstartable.add(name);
       continue;
     }
     if (!info) {

@@ -23,6 +23,8 @@ export interface AppStateEvents {
 export interface FollowOptions extends AppStateEvents {
   /** Between two polls of a daemon without the socket. */
   pollMs: number;
+  /** Before the first read (a fleet's followers start spread out, not in one burst). */
+  startAfterMs?: number;
 }
 
 export interface AppStateFollower {
@@ -100,12 +102,12 @@ export function followAppState(calls: FollowCalls, opts: FollowOptions): AppStat
       // No socket: the polls go on.
     }
   };
-  void (async () => {
+  later(() => void (async () => {
     const status = await calls.daemonStatus().catch(() => null);
     const path = extensionsOf(status).app_state_ws;
     if (path === APP_STATE_WS_PATH || (typeof path === 'string' && path.startsWith('/api/'))) openSocket(path);
     void poll();
-  })();
+  })(), opts.startAfterMs ?? 0);
   return {
     get mode() { return mode; },
     close: () => {

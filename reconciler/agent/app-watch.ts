@@ -44,10 +44,11 @@ export class AppWatch {
       this.followers.delete(name);
       this.live.delete(name);
     }
-    for (const robot of robots) {
+    for (const [i, robot] of robots.entries()) {
       if (this.followers.has(robot.name)) continue;
       const follower = daemon(robot).followAppState({
-        pollMs,
+        // Started 20 ms apart, so their polls stay spread: 50 a second at most.
+        pollMs, startAfterMs: Math.round((i * 1000) / MAX_POLLS_PER_S) % pollMs,
         onStatus: (current) => { this.live.set(robot.name, { current, error: null }); this.onChange(robot.name); },
         onError: (error) => {
           const was = this.live.get(robot.name);
