@@ -151,3 +151,15 @@ t.test('YAML anchors and aliases resolve; positions still point into the file', 
   const r = load('version: 1\nx: &u http://h\nrobots:\n  r1: { url: *u }\n');
   t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, robots, rollout, notify, receiver, state"]);
 });
+
+t.test('min_ready, healthy_for\'s old name, loads with a warning that names its line', async (t) => {
+  const block = loadConfigText('version: 1\n# min_ready: in a comment is not it\nrollout:\n  parallelism: 2\n  min_ready: 2s\n', 'robot.yaml', '/tmp', {});
+  t.ok(block.ok);
+  if (!block.ok) return;
+  t.equal(block.config.rollout.healthyForMs, 2000);
+  t.same(block.warnings.map(formatDiagnostic), ['robot.yaml:5:3: rollout.min_ready: min_ready is the old name of healthy_for: rename it (it means the same; the old name will go)']);
+  const flow = loadConfigText('version: 1\nrollout: { canary: 1, min_ready: 500ms }\n', 'robot.yaml', '/tmp', {});
+  t.same(flow.ok ? flow.warnings.map((w) => [w.line, w.column]) : null, [[2, 23]]);
+  const current = loadConfigText('version: 1\nrollout: { healthy_for: 0s }\n', 'robot.yaml', '/tmp', {});
+  t.same(current.ok ? [current.warnings, current.config.rollout.healthyForMs] : null, [[], 0], 'healthy_for: 0s, no warning');
+});
