@@ -5,8 +5,9 @@ import { renderRobots } from './robots.js';
 import { renderRollout } from './rollout.js';
 import { renderDeliveries, renderRun, renderRuns } from './history.js';
 
-// A change on a robot reaches /status within about a second (the agent follows each robot's app): the page shows it within 2 s.
-const POLL_MS = 1000;
+// A change on a robot reaches /status within a second (the agent follows each robot's app: pushed by robotctl's
+// simulator, polled every second on Pollen's daemon); read twice a second, the page shows it within 2 s.
+const POLL_MS = 500;
 const SUPPORTED_MAJOR = '2';
 const last = new Map();
 let paused = false;
