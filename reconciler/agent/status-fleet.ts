@@ -1,7 +1,6 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
 import type { StateFile } from '../../state/types.js';
 import type { Action, Observation, Plan } from '../types.js';
-import { appWithRevisions } from '../revisions.js';
 import { shortSha } from '../plan-held.js';
 import {
   STATUS_FORMAT_VERSION,
@@ -45,7 +44,7 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
   if (!obs.reachable) return { ...base, ...away, error: obs.error };
   const drift = [
-    ...pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${appWithRevisions(a)}: ${a.reason}` : `${a.type}: ${a.reason}`)),
+    ...pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`)),
     ...heldOn(robot.name, input.remaining),
   ];
   return {

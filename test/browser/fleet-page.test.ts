@@ -89,6 +89,9 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   t.equal(await page.locator('.bar-row[data-robot="lab-1"] progress').getAttribute('value'), '1');
   t.equal(await page.locator('.bar-row[data-robot="lab-1"] .bar-count').textContent(), '1/3');
   t.equal(await page.locator('#rollout-failures').textContent(), '0 failed of max_failures 1');
+  // Each card says what its robot does in the rollout (issue 32).
+  t.equal(await page.locator('li.robot-card[data-robot="lab-1"] .robot-state').textContent(), 'converged checking health (4 s of 10)');
+  t.equal(await page.locator('li.robot-card[data-robot="desk"] .robot-state .pill').count(), 1, 'a robot done with its wave shows no phase');
   await page.screenshot({ path: join(shots, 'rollout-laptop.png'), fullPage: true });
   t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (rollout)');
 
