@@ -7,8 +7,9 @@ import { shortSha } from './plan-held.js';
 
 export function revisionText(a: Action): string {
   if (a.type === 'install') return a.record.sha === null ? '' : shortSha(a.record.sha);
-  if (a.type !== 'update_app' || (a.record.sha === null && a.previous.sha === null)) return '';
-  const to = a.record.sha === null ? (a.record.path !== null ? 'local files' : '?') : shortSha(a.record.sha);
+  // A local folder has no revision to name (the daemon's `local-<hash>` is its own).
+  if (a.type !== 'update_app' || a.record.path !== null || a.record.sha === null) return '';
+  const to = shortSha(a.record.sha);
   const from = a.previous.sha === null ? (a.previous.path !== null ? 'local files' : '?') : shortSha(a.previous.sha);
   return from === to ? to : `${from} → ${to}`;
 }
