@@ -11,41 +11,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure } from './lib/figures.mjs';
+import { median, spaceApp, startBenchAgent, until } from './lib/agent-loop.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
 const { startDaemon } = await import('../dist/runtime/daemon/server.js');
 const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
-const { loadConfig } = await import('../dist/schema/load.js');
-const { startAgent } = await import('../dist/reconciler/agent/agent.js');
-const { driverPool } = await import('../dist/cli/session/drivers.js');
 
 const USER = { name: 'demo', token: 'hf_bench_agent_token_0123456789' };
 const ROUNDS = 3;
-// In every app version: each run commits content never built on this machine
-// (the installed-files cache would otherwise make a rerun measure a warm cache).
 const RUN = randomUUID();
 
-function appFiles(name, version) {
-  return {
-    'pyproject.toml': `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`,
-    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(`${version} ${RUN}`)}\n`,
-    [`${name}/main.py`]: 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n',
-  };
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// Polled every 25 ms (the figures' resolution): polling the three daemons
-// every 10 ms cost the machine about 300 status requests a second, CPU the
-// redeploy being measured competes for on 2 cores.
-async function until(fn, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const appFiles = (name, version) => spaceApp(name, version, RUN);
 
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-agent-'));
 const closers = [];
@@ -83,22 +59,8 @@ try {
     '',
   ].join('\n'));
   write('app_a');
-  const env = { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, PATH: process.env.PATH ?? '' };
-  const loaded = loadConfig(file, env);
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
-  const pool = driverPool(env, USER.token, () => false);
-  const agent = await startAgent(loaded.config, {
-    file, cwd: dir, env, mode: 'heal', intervalMs: 600_000, statePath: join(dir, 'state.json'),
-    drivers: pool.forConfig, log: () => {}, receiverPort: 0,
-  });
-  closers.push(async () => { await agent.stop(); await pool.close(); });
-  // The hub delivers to a webhook pointing at the agent's receiver (port known only now).
-  await fetch(`${hub.url}/api/settings/webhooks`, {
-    method: 'POST', headers: { authorization: `Bearer ${USER.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${agent.url}/webhooks/redeploy`, watched: [{ type: 'space', name: 'demo/app_a' }], domains: ['repo'] }),
-  });
-  const first = await agent.firstRun;
-  if (first.result !== 'converged') throw new Error(`setup did not converge: ${first.result}`);
+  const { agent, close } = await startBenchAgent({ hub, user: USER, file, dir, space: 'demo/app_a' });
+  closers.push(close);
 
   const running = async (r) => {
     const st = await r.client.currentAppStatus();

@@ -14,13 +14,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure } from './lib/figures.mjs';
+import { median, spaceApp, startBenchAgent, until } from './lib/agent-loop.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
 const { startDaemon } = await import('../dist/runtime/daemon/server.js');
 const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
-const { loadConfig } = await import('../dist/schema/load.js');
-const { startAgent } = await import('../dist/reconciler/agent/agent.js');
-const { driverPool } = await import('../dist/cli/session/drivers.js');
 const { mountFleetPage } = await import('../dist/runtime/fleet-page/routes.js');
 
 const USER = { name: 'demo', token: 'hf_bench_rollout_token_0123456789' };
@@ -30,24 +28,7 @@ const WAVES = 2; // canary: 1, parallelism: 2, three robots
 const RUN = randomUUID();
 const CHROMIUM = '/usr/bin/chromium';
 
-function appFiles(name, version) {
-  return {
-    'pyproject.toml': `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "${name}"\nversion = "0.1.0"\n\n[project.entry-points."reachy_mini_apps"]\n${name} = "${name}.main:App"\n\n[tool.setuptools]\npackages = ["${name}"]\n`,
-    [`${name}/__init__.py`]: `VERSION = ${JSON.stringify(`${version} ${RUN}`)}\n`,
-    [`${name}/main.py`]: 'import time\nclass App:\n    pass\ndef main():\n    try:\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass\nif __name__ == "__main__":\n    main()\n',
-  };
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(fn, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const appFiles = (name, version) => spaceApp(name, version, RUN);
 
 const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-rollout-'));
 const closers = [];
@@ -80,21 +61,8 @@ try {
     '',
   ].join('\n'));
   write('0s');
-  const env = { HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, PATH: process.env.PATH ?? '' };
-  const loaded = loadConfig(file, env);
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
-  const pool = driverPool(env, USER.token, () => false);
-  const agent = await startAgent(loaded.config, {
-    file, cwd: dir, env, mode: 'heal', intervalMs: 600_000, statePath: join(dir, 'state.json'),
-    drivers: pool.forConfig, log: () => {}, receiverPort: 0, debounceMs: 100, pages: mountFleetPage,
-  });
-  closers.push(async () => { await agent.stop(); await pool.close(); });
-  await fetch(`${hub.url}/api/settings/webhooks`, {
-    method: 'POST', headers: { authorization: `Bearer ${USER.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${agent.url}/webhooks/redeploy`, watched: [{ type: 'space', name: 'demo/app_a' }], domains: ['repo'] }),
-  });
-  const first = await agent.firstRun;
-  if (first.result !== 'converged') throw new Error(`setup did not converge: ${first.result}`);
+  const { agent, close } = await startBenchAgent({ hub, user: USER, file, dir, space: 'demo/app_a', extra: { debounceMs: 100, pages: mountFleetPage } });
+  closers.push(close);
 
   let version = 0;
   /** A push, then: until all three run the new revision; until the agent's run for it finished. */
