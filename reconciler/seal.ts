@@ -32,5 +32,6 @@ export function sealPlan(plan: Plan, desired: Config, observed: Observation): Se
     secretSalt: plan.secretSalt,
     targets: plan.targets,
     summary: plan.summary,
+    heldBack: plan.heldBack,
   };
 }

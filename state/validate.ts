@@ -30,7 +30,7 @@ export function validateState(data: unknown, path: string): StateFile {
 
 /** True when `state` passes the state's schema (the journal checks a rollouts record with it). */
 export function validRollouts(state: StateFile): boolean {
-  return validator()(state);
+  return validator(STATE_SCHEMA_ID, stateSchema)(state);
 }
 
 /** `webhooks.a.id: must be string`: the first problem, as a dotted path. */

@@ -1,11 +1,9 @@
-import { resolve } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { UsageError } from '../../lib/errors.js';
 import { newCommand, parse, subCommand } from '../command.js';
-import { readHubEndpoint } from '../../state/spec.js';
 import { newState } from '../../state/file.js';
 import { releaseHolds, rolloutLog } from '../../state/rollouts.js';
-import { noteTo, withStateStore, type StateFlags } from '../session/state.js';
+import { noteTo, withFileState, type StateFlags } from '../session/state.js';
 import { parseDuration } from '../session/session.js';
 import { newRolloutView } from '../views/rollout-view.js';
 import { viewType } from '../views/view-type.js';
@@ -34,7 +32,6 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--state <backend>', "a file path, hub:OWNER/NAME or postgres://… (default: ROBOTCTL_STATE, robot.yaml's state:, .robotctl/state.json)")
     .option('--token <token>', 'hub token for a hub backend (default: HF_TOKEN, then the token file)')
     .option('--json', 'print a JSON document (format_version)');
-  const hubOf = (o: Common): string | null => readHubEndpoint(resolve(io.cwd, o.file));
 
   common('history', 'List the last rollouts: time, trigger, revisions, waves, outcome, duration')
     .option('-n, --limit <n>', 'how many (newest first)', '10')
@@ -42,7 +39,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .action(async (o: Common & { limit: string }) => {
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit: expected a whole number of 1 or more, got '${o.limit}'`);
-      await withStateStore(io, o, hubOf(o), async (store) => {
+      await withFileState(io, o, async (store) => {
         newRolloutView(viewType(o), io).history(rolloutLog((await store.read()) ?? newState()), limit);
       });
     });
@@ -52,7 +49,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--lock-timeout <duration>', 'how long to wait for an apply or the agent holding the state lock', '30s')
     .action(async (app: string | undefined, o: Common & { lockTimeout: string }) => {
       const timeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
-      await withStateStore(io, o, hubOf(o), async (store) => {
+      await withFileState(io, o, async (store) => {
         const lock = await store.lock({ timeoutMs, operation: 'rollout retry', onNote: noteTo(io) });
         try {
           const state = (await store.read()) ?? newState();

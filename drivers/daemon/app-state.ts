@@ -1,4 +1,4 @@
-import { webSocketClass, type WebSocket } from './undici.js';
+import { WebSocket } from 'undici';
 import { APP_STATE_WS_PATH, extensionsOf, type AppStatus, type DaemonStatus } from '../../lib/wire/daemon.js';
 
 // Following a robot's current app (what runs, and in which state) as it
@@ -77,7 +77,7 @@ export function followAppState(calls: FollowCalls, opts: FollowOptions): AppStat
     try {
       const url = new URL(`${calls.baseUrl}${path}`);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-      const ws = new (webSocketClass())(url);
+      const ws = new WebSocket(url);
       socket = ws;
       ws.addEventListener('open', () => {
         mode = 'socket';

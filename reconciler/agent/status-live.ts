@@ -42,10 +42,5 @@ function replan(config: Config, observation: Observation, remaining: Plan, state
     fresh.push(...planRobot(robot, config.apps, obs, state?.robots[name], observation.spaces, new Set(), holds).actions);
   }
   const kept = remaining.actions.filter((a) => !('robot' in a) || !again.has(a.robot));
-  // Field by field, not a spread: a plan's digests may be computed on first read (an scrypt), and status needs none.
-  const r = remaining;
-  return {
-    format_version: r.format_version, actions: [...kept, ...fresh], unmanaged: r.unmanaged, unreachable: r.unreachable, hubError: r.hubError,
-    observedDigest: '', desiredDigest: '', secretSalt: r.secretSalt, targets: r.targets, summary: r.summary, heldBack: r.heldBack,
-  };
+  return { ...remaining, actions: [...kept, ...fresh] };
 }
