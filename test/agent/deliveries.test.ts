@@ -59,3 +59,9 @@ t.test('the action table: handlers enqueue and answer at once', async (t) => {
   t.equal(lines.length, 3);
   t.match(lines[0], /\/webhooks\/redeploy repo\.content\/update space:alice\/hello_app: redeploy hello_app/);
 });
+
+t.test('a merged pull request of an app Space names it: the rollout\'s outcome is commented there (notify.discussion)', async (t) => {
+  const merged = { ...payload('space', 'alice/hello_app', 'discussion'), discussion: { id: 'd', num: 7, isPullRequest: true, status: 'merged' } } as unknown as WebhookPayload;
+  t.same(itemsFor(merged, cfg).items[0]?.discussions, [{ spaceId: 'alice/hello_app', num: 7 }]);
+  t.same(itemsFor(payload('space', 'alice/hello_app'), cfg).items[0]?.discussions, [], 'a push names none');
+});

@@ -82,3 +82,18 @@ t.test('covers', async (t) => {
   t.notOk(covers('app:x', 'full'));
   t.notOk(covers('app:x', 'app:y'));
 });
+
+t.test('the discussions deliveries named are kept when their keys coalesce', async (t) => {
+  const seen: WorkItem[] = [];
+  let release: () => void = () => {};
+  const q = new WorkQueue(async (item) => { seen.push(item); await new Promise<void>((r) => { release = r; }); }, () => {});
+  q.enqueue({ key: 'full', trigger: 'interval', note: 'busy', expect: [] });
+  q.enqueue({ key: 'app:a', trigger: 'delivery', note: 'pr 3', expect: [], discussions: [{ spaceId: 'o/a', num: 3 }] });
+  q.enqueue({ key: 'file', trigger: 'file', note: 'save', expect: [] });
+  q.enqueue({ key: 'app:a', trigger: 'delivery', note: 'pr 4', expect: [], discussions: [{ spaceId: 'o/a', num: 4 }] });
+  release();
+  await new Promise<void>((r) => setImmediate(r));
+  release();
+  await q.idle();
+  t.same(seen.map((i) => [i.key, i.discussions ?? []]), [['full', []], ['file', [{ spaceId: 'o/a', num: 3 }, { spaceId: 'o/a', num: 4 }]]]);
+});
