@@ -94,8 +94,8 @@ async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: Uni
   const busy = new Set(opts.robots.filter((r) => !plan.unreachable.includes(r) && (byRobot.get(r)?.length ?? 0) > 0));
   for (const name of opts.robots) if (!busy.has(name)) finish(robotIdle(plan, name, byRobot.get(name) ?? [], null, opts.reasons));
   checkHalt();
-  const plan_ = waves(opts.robots, busy, opts.rollout.canary, opts.parallelism);
-  for (const [i, wave] of plan_.entries()) {
+  const order = waves(opts.robots, busy, opts.rollout.canary, opts.parallelism);
+  for (const [i, wave] of order.entries()) {
     if (halt || opts.stop.aborted) {
       const why = halt ? haltReason(halt) : 'interrupted';
       for (const name of wave) finish(idleReport(name, 'skipped', why, byRobot.get(name) ?? []));
@@ -117,7 +117,7 @@ async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: Uni
       finish(rollBack && r.out.completed.length + r.out.failed.length > 0 ? await restore(r, opts, halt as Halt) : r.report);
     });
   }
-  return { reports: opts.robots.map((r) => reports.get(r) as UnitReport), halt, waves: plan_ };
+  return { reports: opts.robots.map((r) => reports.get(r) as UnitReport), halt, waves: order };
 }
 
 /** One robot of a failed wave back to what it ran before; its report says what was and was not put back. */
