@@ -52,7 +52,8 @@ export async function updateConfigEnv(path: string, changes: Record<string, stri
 export function withConfigEnv(io: Io, configFile: string): Io {
   const path = configEnvPath(resolve(io.cwd, configFile));
   const vars = readConfigEnv(path);
-  const used = Object.keys(vars).filter((k) => io.env[k] === undefined || io.env[k] === '');
+  // Named in a fixed order (sorted), whatever order the file was written in.
+  const used = Object.keys(vars).filter((k) => io.env[k] === undefined || io.env[k] === '').sort();
   if (used.length === 0) return io;
   io.err(`using ${used.join(', ')} from ${path}\n`);
   const env: NodeJS.ProcessEnv = { ...io.env };

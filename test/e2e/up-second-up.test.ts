@@ -87,7 +87,7 @@ t.test('a second up of the same folder, on another data folder and hub port, is 
   const plan = await runProcess(process.execPath, [bin, 'plan', '-f', file], { PATH: process.env.PATH ?? '', NO_COLOR: '1' });
   t.equal(plan.code, 0, `${plan.stdout}\n${plan.stderr}`);
   t.match(plan.stdout, /No changes\./);
-  t.match(plan.stderr, /using WEBHOOK_SECRET, HF_ENDPOINT, HF_TOKEN from /);
+  t.match(plan.stderr, /using HF_ENDPOINT, HF_TOKEN, WEBHOOK_SECRET from /);
   const token = readFileSync(join(kept, 'up', 'hub-token'), 'utf8').trim();
   const whoami = await fetch(`${hubUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
   t.equal(whoami.status, 200, 'the first hub still accepts its token');

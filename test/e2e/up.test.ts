@@ -125,7 +125,7 @@ Or edit ${file}: a save is applied at once.
   const plan = await runBin(['plan', '-f', file], env);
   t.equal(plan.code, 0, `plan exits 0\n${plan.stdout}\n${plan.stderr}`);
   t.match(plan.stdout, /No changes\. The hub and robots match robot\.yaml\./);
-  t.match(plan.stderr, /using WEBHOOK_SECRET, HF_ENDPOINT, HF_TOKEN from .*\.robotctl\/env/);
+  t.match(plan.stderr, /using HF_ENDPOINT, HF_TOKEN, WEBHOOK_SECRET from .*\.robotctl\/env/);
   t.notOk(plan.stdout.includes(token) || plan.stderr.includes(token), 'plan never prints the token');
 
   // The hint's commands, run as written from up's working folder by a fresh
