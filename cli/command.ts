@@ -1,14 +1,17 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { Io } from '../lib/io.js';
 import { ExitError, UsageError } from '../lib/errors.js';
 import { EXIT } from './exit-codes.js';
+import { commandLine } from './views/command-line.js';
 
 /**
  * A commander Command wired to an Io: help goes to io.out, parse errors become
  * UsageError (exit 64, see exit-codes.ts), and nothing calls process.exit behind our back.
  */
+const PROGRAM = 'robotctl';
+
 export function newCommand(name: string, io: Io): Command {
-  const cmd = new Command(`robotctl ${name}`);
+  const cmd = new Command(`${PROGRAM} ${name}`);
   configure(cmd, io);
   return cmd;
 }
@@ -23,6 +26,13 @@ function configure(cmd: Command, io: Io): void {
   });
   cmd.showHelpAfterError(false);
   cmd.allowExcessArguments(false);
+  // The Usage line is a command line too; written when help is shown, so a run without --help looks up nothing.
+  cmd.configureHelp({
+    commandUsage(c: Command): string {
+      const usage = Help.prototype.commandUsage.call(this, c);
+      return usage.startsWith(`${PROGRAM} `) ? commandLine(io)(usage.slice(PROGRAM.length + 1)) : usage;
+    },
+  });
 }
 
 /** Add a sub-command that inherits the io wiring. */

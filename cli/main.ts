@@ -4,24 +4,26 @@ import { processIo, type Io } from '../lib/io.js';
 import { ExitError, UserError, errorMessage } from '../lib/errors.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { packagePath } from '../lib/paths.js';
+import { commandLine } from './views/command-line.js';
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-function usage(): string {
+function usage(io: Io): string {
+  const command = commandLine(io);
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
-    'Usage: robotctl <command> [options]',
+    `Usage: ${command('<command> [options]')}`,
     '',
     'Keep Hugging Face Hub webhooks and Reachy Mini robot apps in the state robot.yaml declares.',
     '',
     'Commands:',
     ...lines,
     '',
-    'Run `robotctl <command> --help` for the options of a command.',
+    `Run \`${command('<command> --help')}\` for the options of a command.`,
     'Exit codes: 0 ok (no changes), 1 error, 2 changes or drift (plan/diff), 64 usage error, 130 interrupted.',
     '',
   ].join('\n');
@@ -32,7 +34,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) return main([rest[0], '--help'], io);
-    io.out(usage());
+    io.out(usage(io));
     return EXIT.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {
@@ -41,7 +43,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.err(`Error: unknown command '${name}'. Run \`robotctl --help\` for the list.\n`);
+    io.err(`Error: unknown command '${name}'. Run \`${commandLine(io)('--help')}\` for the list.\n`);
     return EXIT.usage;
   }
   try {

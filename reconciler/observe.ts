@@ -6,6 +6,7 @@ import type { AppInfo } from '../lib/wire/daemon.js';
 import { HubError } from '../drivers/hub/errors.js';
 import type { HubObservation, Observation, RobotObservation } from './types.js';
 import { mapBounded } from '../lib/map-bounded.js';
+import { suggested, type CommandLine } from '../lib/command-line.js';
 
 // observe(config) → Observation: everything the planner compares against,
 // read with as few calls as possible. One list call covers every webhook of
@@ -29,12 +30,14 @@ export interface ObserveOptions {
   listWebhooks?: boolean;
   /** Read every robot's daemon status too (a third call per robot). */
   daemonStatus?: boolean;
+  /** How the caller's user runs robotctl, for the login hint of a refused token (lib/command-line.ts suggested). */
+  command?: CommandLine;
 }
 
 export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
   const robots = Object.values(config.robots);
   const [hub, spaces, observed] = await Promise.all([
-    observeHub(deps.hub, opts.listWebhooks !== false, signal),
+    observeHub(deps.hub, opts.listWebhooks !== false, signal, opts.command),
     observeSpaces(config, deps.hub, signal),
     mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal, (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed))),
   ]);
@@ -43,20 +46,20 @@ export async function observe(config: Config, deps: ObserveDeps, signal?: AbortS
   return { hub, spaces, robots: byName };
 }
 
-async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal): Promise<HubObservation> {
+async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal, command?: CommandLine): Promise<HubObservation> {
   if (!list) return { ok: true, webhooks: [] };
   try {
     return { ok: true, webhooks: await hub.listWebhooks(signal) };
   } catch (err) {
     if (signal?.aborted) throw err;
-    return { ok: false, error: hubFailure(err) };
+    return { ok: false, error: hubFailure(err, command) };
   }
 }
 
 /** A refused token is not an unreachable hub: say so, and how to log in. */
-function hubFailure(err: unknown): string {
+function hubFailure(err: unknown, command?: CommandLine): string {
   if (err instanceof HubError && err.status === 401) {
-    return `the hub refused the token (${err.message}); log in with \`robotctl auth login\`, set HF_TOKEN, or pass --token-file`;
+    return `the hub refused the token (${err.message}); log in with ${suggested(command, 'auth login')}, set HF_TOKEN, or pass --token-file`;
   }
   return errorMessage(err);
 }

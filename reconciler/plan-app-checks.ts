@@ -1,5 +1,6 @@
 import type { Config } from '../schema/types.js';
 import type { Observation, RobotAction } from './types.js';
+import { shellWord, suggested, type CommandLine } from '../lib/command-line.js';
 
 // Installs the robot cannot do, found at plan time rather than halfway
 // through apply (issue 11.5):
@@ -28,7 +29,7 @@ function originOf(url: string): string | null {
   }
 }
 
-export function installProblems(config: Config, observed: Observation, actions: RobotAction[]): string[] {
+export function installProblems(config: Config, observed: Observation, actions: RobotAction[], command?: CommandLine): string[] {
   const problems: string[] = [];
   const hubs = hubOrigins(config);
   for (const a of actions) {
@@ -39,8 +40,8 @@ export function installProblems(config: Config, observed: Observation, actions: 
     if (path !== null && daemon !== null && daemon.robotctl_simulator !== true) {
       problems.push(
         `${a.address}: robot ${a.robot} (${config.robots[a.robot]?.url ?? '?'}) is not robotctl's simulator, and a Reachy Mini daemon ` +
-        `does not install a local folder (path: ${path}). Publish the app to a Space (\`robotctl app publish ${path}\`) and give it ` +
-        `as \`source: https://huggingface.co/spaces/<owner>/${a.app}\`, or run this robot with \`robotctl daemon --sim\`.`,
+        `does not install a local folder (path: ${path}). Publish the app to a Space (${suggested(command, `app publish ${shellWord(path)}`)}) and give it ` +
+        `as \`source: https://huggingface.co/spaces/<owner>/${a.app}\`, or run this robot with ${suggested(command, 'daemon --sim')}.`,
       );
     }
     const origin = source === null ? null : originOf(source);

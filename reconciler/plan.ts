@@ -37,7 +37,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
     heldBack.push(...r.held);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }
-  const problems = installProblems(desired, observed, robotActions);
+  const problems = installProblems(desired, observed, robotActions, opts.command);
   if (problems.length > 0) throw new PlanError(`robot.yaml asks for installs the robots cannot do:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   const all: Action[] = [...hub.actions, ...robotActions];
   refuseEmptying(all, desired, opts.allowEmpty === true);

@@ -1,3 +1,4 @@
+import type { CommandLine } from '../lib/command-line.js';
 import type { AppRecord } from '../state/types.js';
 import type { WebhookDomain } from '../lib/wire/hub.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
@@ -231,6 +232,8 @@ export interface PlanOptions {
   forceUpdate?: string[];
   /** Keys the secret fingerprints in a sealed plan's digests; the state's lineage when absent. */
   secretSalt?: string;
+  /** How the user runs robotctl, for the commands a refusal suggests (lib/command-line.ts suggested). */
+  command?: CommandLine;
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

@@ -43,7 +43,7 @@ export function localStore(path: string): StateStore {
       const lock = await acquireLock(lockTarget(path, opts.scope), {
         timeoutMs: opts.timeoutMs, operation: opts.operation ?? 'apply', noun: lockNoun(opts.scope),
         ...(opts.pollMs ? { pollMs: opts.pollMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: opts.onNote } : {}),
-        ...(opts.mayWrite ? { mayWrite: opts.mayWrite } : {}),
+        ...(opts.mayWrite ? { mayWrite: opts.mayWrite } : {}), ...(opts.command ? { command: opts.command } : {}),
       });
       // A lock file lasts while its holder lives: no lease to run out.
       const safeUntil = (): number => Infinity;

@@ -4,6 +4,7 @@ import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../lib/errors.js';
+import { suggested, type CommandLine } from '../lib/command-line.js';
 
 // `<state>.lock` says who works on a state: pid, host, time, operation. It
 // appears atomically and complete (written to a temp file, then hard-linked
@@ -42,6 +43,8 @@ export interface LockOptions {
   noun?: string;
   /** Called before each attempt to create the lock file; throws to give up (StoreLockOptions.mayWrite). */
   mayWrite?: () => void;
+  /** How the user runs robotctl, for the `state unlock --force` advice (StoreLockOptions.command). */
+  command?: CommandLine;
 }
 
 export class LockError extends UserError {
@@ -78,7 +81,7 @@ export async function acquireLock(statePath: string, opts: LockOptions): Promise
       opts.onNote?.(`Broke the stale ${opts.noun ?? 'state lock'} of pid ${dead.pid} on host ${dead.host} (${dead.operation} since ${dead.time}): that process no longer runs.`);
       continue;
     }
-    if (Date.now() >= deadline || opts.signal?.aborted) throw await lockedError(statePath, opts.timeoutMs);
+    if (Date.now() >= deadline || opts.signal?.aborted) throw await lockedError(statePath, opts.timeoutMs, opts.command);
     await sleep(Math.min(opts.pollMs ?? 100, Math.max(1, deadline - Date.now())));
   }
 }
@@ -158,14 +161,15 @@ async function release(path: string, token: string): Promise<void> {
   await rm(path, { force: true });
 }
 
-async function lockedError(statePath: string, timeoutMs: number): Promise<LockError> {
+async function lockedError(statePath: string, timeoutMs: number, command?: CommandLine): Promise<LockError> {
   const holder = await readLock(statePath).catch(() => null);
+  const unlock = suggested(command, 'state unlock --force');
   if (!holder) {
-    return new LockError(`state is locked (${lockPath(statePath)} exists but cannot be read); if no robotctl is running, run \`robotctl state unlock --force\``, null, false);
+    return new LockError(`state is locked (${lockPath(statePath)} exists but cannot be read); if no robotctl is running, run ${unlock}`, null, false);
   }
   const stale = isStale(holder);
   const advice = stale
-    ? '; that process no longer runs, so the lock looks stale: if no robotctl is running, break it with `robotctl state unlock --force`'
+    ? `; that process no longer runs, so the lock looks stale: if no robotctl is running, break it with ${unlock}`
     : `; gave up after ${Math.round(timeoutMs / 100) / 10}s: try again later or raise --lock-timeout`;
   return new LockError(describeHolder(holder) + advice, holder, stale);
 }

@@ -6,7 +6,7 @@ import type { StateStore, StoreLockOptions } from './store.js';
 // kept), both sides locked so that no apply writes either meanwhile. The
 // target refuses a state of another lineage, or a newer one of its own.
 
-export async function migrateState(from: StateStore, to: StateStore, opts: Pick<StoreLockOptions, 'timeoutMs' | 'onNote'>): Promise<StateFile> {
+export async function migrateState(from: StateStore, to: StateStore, opts: Pick<StoreLockOptions, 'timeoutMs' | 'onNote' | 'command'>): Promise<StateFile> {
   const lockFrom = await from.lock({ ...opts, operation: 'migrate' });
   try {
     const lockTo = await to.lock({ ...opts, operation: 'migrate' });

@@ -1,6 +1,7 @@
 import type { StateFile } from './types.js';
 import type { LockInfo } from './lock.js';
 import type { StateJournal } from './journal.js';
+import type { CommandLine } from '../lib/command-line.js';
 
 // Where a state lives and who may write it: one interface for the local
 // file, a hub dataset repo and a PostgreSQL table. Everything above state/
@@ -30,6 +31,8 @@ export interface StoreLockOptions {
    * holder of another lock (an agent's leader lock) that may have lost it.
    */
   mayWrite?: () => void;
+  /** How the user runs robotctl, for the advice of a local lock to break (lib/command-line.ts). */
+  command?: CommandLine;
 }
 
 export interface WriteOptions {

@@ -3,6 +3,7 @@ import { errorMessage } from '../../lib/errors.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { linkSpaceRemote } from '../../drivers/hub/git-remote.js';
 import { info, ok } from './report.js';
+import { commandLine } from '../views/command-line.js';
 
 /** After `app create --publish`: the folder becomes a clone of its Space, so `git push` redeploys. */
 export async function setSpaceRemote(folder: string, spaceUrl: string, flagToken: string | undefined, io: Io): Promise<void> {
@@ -12,6 +13,6 @@ export async function setSpaceRemote(folder: string, spaceUrl: string, flagToken
     ok(io, `Git remote 'origin' is ${remote}: commit, then \`git push\` to publish (use your Hub token as the password)`);
   } catch (err) {
     // The Space is published; only the convenience failed.
-    info(io, `Could not set the folder's git remote (${errorMessage(err)}); \`robotctl app publish\` still works.`);
+    info(io, `Could not set the folder's git remote (${errorMessage(err)}); \`${commandLine(io)('app publish')}\` still works.`);
   }
 }

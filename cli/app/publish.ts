@@ -13,6 +13,7 @@ import { listAppFiles } from './files.js';
 import { HUB_OWNED, spaceHasFiles } from './space-unchanged.js';
 import { readPyproject, tomlGet } from './pyproject.js';
 import { info, ok } from './report.js';
+import { commandLine } from '../views/command-line.js';
 
 export interface PublishOptions {
   path: string;
@@ -52,7 +53,7 @@ export async function publishApp(opts: PublishOptions, io: Io): Promise<string> 
   }
   const token = resolveToken({ flag: opts.token ?? null, env: io.env });
   if (!token) {
-    throw new UserError('You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `robotctl auth login` (or pass --token-file PATH).');
+    throw new UserError(`You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run \`${commandLine(io)('auth login')}\` (or pass --token-file PATH).`);
   }
   const name = await appName(root, opts.check, io);
   const endpoint = resolveEndpoint(io.env);

@@ -19,6 +19,7 @@ import { waitForStop } from '../session/stop-signals.js';
 import { withConfigEnv } from '../session/config-env.js';
 import { stampLines } from '../../lib/log-stamp.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
+import { commandLine } from '../views/command-line.js';
 
 interface Options extends SessionFlags, AllowedHostFlags { interval: string; mode: string; receiverPort?: string }
 
@@ -95,7 +96,7 @@ export interface LaunchOptions {
 /** Start an agent on a loaded config with real drivers; `stop()` also closes the drivers. Used by `up` too. */
 export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Promise<Agent> {
   const owned = Object.keys((await o.store.read())?.webhooks ?? {}).length > 0;
-  const access = hubAccess(resolveToken({ flag: o.token, env: io.env }), owned, config);
+  const access = hubAccess(resolveToken({ flag: o.token, env: io.env }), owned, config, commandLine(io));
   // The agent applies too: the connections of the robots its rollout works on
   // at once stay open (the size at start; a reload keeps it).
   const pool = driverPool(io.env, access.token, access.listWebhooks, { userAgent: agentUserAgent(config.file), robotsAtOnce: config.rollout.parallelism });
@@ -103,11 +104,11 @@ export async function launchAgent(io: Io, config: Config, o: LaunchOptions): Pro
   try {
     agent = await startAgent(config, {
       file: o.file, cwd: io.cwd, env: io.env, mode: o.mode, intervalMs: o.intervalMs, store: o.store,
-      drivers: pool.forConfig, receiverPort: o.receiverPort, allowedHosts: o.allowedHosts ?? [], log: o.log, pages: mountFleetPage,
+      drivers: pool.forConfig, receiverPort: o.receiverPort, allowedHosts: o.allowedHosts ?? [], log: o.log, pages: mountFleetPage, command: commandLine(io),
     });
   } catch (err) {
     await pool.close();
-    throw listenError(err, o.receiverPort ?? config.receiver?.port ?? DEFAULT_RECEIVER_PORT);
+    throw listenError(err, o.receiverPort ?? config.receiver?.port ?? DEFAULT_RECEIVER_PORT, io);
   }
   const inner = agent;
   return {
@@ -133,9 +134,9 @@ function parseOptions(o: Options): { intervalMs: number; mode: 'heal' | 'warn'; 
   return { intervalMs, mode: o.mode, receiverPort };
 }
 
-function listenError(err: unknown, port: number): Error {
+function listenError(err: unknown, port: number, io: Io): Error {
   const code = (err as { code?: unknown }).code;
-  const fix = 'change receiver.port in robot.yaml (robotctl agent also takes --receiver-port; 0 = any free port)';
+  const fix = `change receiver.port in robot.yaml (\`${commandLine(io)('agent')}\` also takes --receiver-port; 0 = any free port)`;
   if (code === 'EADDRINUSE') return new UserError(`the receiver cannot listen: port ${port} is already in use; stop what runs there or ${fix}`);
   if (code === 'EACCES') return new UserError(`the receiver is not allowed to listen on port ${port}; ${fix}`);
   return err instanceof Error ? err : new Error(String(err));

@@ -8,7 +8,7 @@ import { EXIT } from '../exit-codes.js';
 export async function run(args: string[], io: Io): Promise<number> {
   const cmd = newCommand('app', io).description('App authoring: create, check and publish Reachy Mini apps');
 
-  withTokenOptions(subCommand(cmd, 'create', io), 'with --publish: Hub token (default: HF_TOKEN or `robotctl auth login`)')
+  withTokenOptions(subCommand(cmd, 'create', io), 'with --publish: Hub token (default: HF_TOKEN, else the token `auth login` saved)')
     .description('Create a new app folder from a template')
     .argument('<name>', 'app name: a Python package name (underscores, no dashes)')
     .argument('<dest>', 'existing folder the app folder is created in')
@@ -35,7 +35,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       await checkApp(path, io, { offline: Boolean(opts.offline) });
     });
 
-  withTokenOptions(subCommand(cmd, 'publish', io), 'Hub token (default: HF_TOKEN or `robotctl auth login`)')
+  withTokenOptions(subCommand(cmd, 'publish', io), 'Hub token (default: HF_TOKEN, else the token `auth login` saved)')
     .description('Create the Space <user>/<name> on the Hub and upload the app in one commit')
     .argument('<path>', 'the app folder')
     .option('--private', 'make the Space private')

@@ -16,6 +16,7 @@ import { confirmApply } from '../session/confirm.js';
 import { withInterrupts } from '../session/interrupt.js';
 import { newApplyView } from '../views/apply-view.js';
 import { viewType } from '../views/view-type.js';
+import { commandLine } from '../views/command-line.js';
 
 interface Options extends SessionFlags {
   yes?: boolean; plan?: string; dryRun?: boolean; target: string[]; parallelism?: string;
@@ -35,7 +36,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const cmd = withSessionOptions(newCommand('apply', io))
     .description('Bring the hub and every robot to what robot.yaml declares')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--plan <file>', 'apply a plan saved by `robotctl plan --out` (rejected if the world changed since)')
+    .option('--plan <file>', 'apply a plan saved by `plan --out` (rejected if the world changed since)')
     .option('--dry-run', 'show what would happen, change nothing')
     .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
     .option('--parallelism <n>', 'robots worked on at once (default: rollout.parallelism)')
@@ -50,7 +51,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'apply', { rollout: { parallelism } });
   let lock: HeldLock | null = null;
   try {
-    if (!o.dryRun) lock = await session.store.lock({ timeoutMs: lockTimeoutMs, operation: 'apply', onNote: noteTo(io) });
+    if (!o.dryRun) lock = await session.store.lock({ timeoutMs: lockTimeoutMs, operation: 'apply', onNote: noteTo(io), command: commandLine(io) });
     // The state may have moved while we waited for the lock.
     if (lock) session.state = (await session.store.read()) ?? newState();
     return await applyWith(session, o, io, parallelism, lock);

@@ -11,6 +11,7 @@ import { atomicWrite } from '../../lib/atomic-write.js';
 import { readSecret } from '../prompt.js';
 import { tokenFromFlags, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
 
 // `robotctl auth`: the token file huggingface_hub also reads, so `hf auth login`
 // and `robotctl auth login` are interchangeable.
@@ -43,7 +44,7 @@ async function login(io: Io, flags: TokenFlags): Promise<void> {
 async function whoami(io: Io, flags: TokenFlags): Promise<void> {
   const resolved = resolveToken({ flag: tokenFromFlags(io, flags), env: io.env });
   if (!resolved) {
-    io.err('Not logged in. Run `robotctl auth login` (or set HF_TOKEN).\n');
+    io.err(`Not logged in. Run \`${commandLine(io)('auth login')}\` (or set HF_TOKEN).\n`);
     throw new ExitError(EXIT.error);
   }
   const name = await whoamiName(io, resolved.token);

@@ -5,6 +5,7 @@ import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
 import { releaseFlags, type ReleaseFlags } from './daemon/release-flags.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
 
@@ -137,7 +138,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!flags) return EXIT.ok;
   const f: Flags & ReleaseFlags = flags;
   if (!f.sim) {
-    throw new UserError('no hardware backend: robotctl only ships a simulated robot. Run `robotctl daemon --sim` (a real Reachy Mini runs its own daemon).');
+    throw new UserError(`no hardware backend: robotctl only ships a simulated robot. Run \`${commandLine(io)('daemon --sim')}\` (a real Reachy Mini runs its own daemon).`);
   }
   const port = number(f.port, '--port', 0);
   const robots = number(f.robots, '--robots', 1);
@@ -165,6 +166,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     ...(release.hardwareId !== undefined ? { hardwareId: release.hardwareId } : {}),
     allowedHosts: f.allowedHost,
     appEnv: f.appEnv,
+    command: commandLine(io),
   };
   const startOne = (i: number): Promise<RunningRobot> => {
     const one = robots === 1;

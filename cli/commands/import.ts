@@ -8,6 +8,8 @@ import { noteTo } from '../session/state.js';
 import { applyChange } from '../../state/journal.js';
 import { openSession, parseDuration } from '../session/session.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
+import { shellWord } from '../../lib/command-line.js';
 
 interface Options extends SessionFlags { lockTimeout: string }
 
@@ -21,7 +23,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .argument('<address>', 'webhooks.NAME, a webhook declared in robot.yaml')
     .argument('<id>', 'the hub id of the existing webhook')
     .option('--lock-timeout <duration>', 'how long to wait for another robotctl holding the state lock', '30s')
-    .addHelpText('after', '\nThe next `robotctl plan` then shows what it takes to make the webhook match the file.\n');
+    .addHelpText('after', () => `\nThe next \`${commandLine(io)('plan')}\` then shows what it takes to make the webhook match the file.\n`);
   await parse(cmd, args);
   const [address = '', id = ''] = cmd.args;
   const o = cmd.opts<Options>();
@@ -33,7 +35,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (!(name in session.config.webhooks)) {
       throw new UserError(`webhooks.${name} is not declared in ${o.file}: add it under webhooks: first, then import`);
     }
-    const lock = await session.store.lock({ timeoutMs: parseDuration(o.lockTimeout, '--lock-timeout'), operation: 'import', onNote: noteTo(io) });
+    const lock = await session.store.lock({ timeoutMs: parseDuration(o.lockTimeout, '--lock-timeout'), operation: 'import', onNote: noteTo(io), command: commandLine(io) });
     try {
       const state = (await session.store.read()) ?? newState();
       checkOwnership(state.webhooks, name, id);
@@ -45,7 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     } finally {
       await lock.release();
     }
-    io.out(`Imported webhook ${id} as webhooks.${name}.\nRun \`robotctl plan -f ${o.file}\` to see what it takes to match the file.\n`);
+    io.out(`Imported webhook ${id} as webhooks.${name}.\nRun \`${commandLine(io)(`plan -f ${shellWord(o.file)}`)}\` to see what it takes to match the file.\n`);
     return EXIT.ok;
   } finally {
     await session.close();

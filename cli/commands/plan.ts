@@ -9,15 +9,17 @@ import { sealPlan } from '../../reconciler/seal.js';
 import type { SealedPlan } from '../../reconciler/types.js';
 import { newPlanView } from '../views/plan-view.js';
 import { viewType } from '../views/view-type.js';
+import { commandLine } from '../views/command-line.js';
+import type { CommandLine } from '../../lib/command-line.js';
 import { blindness, planExitCode } from '../exit-codes.js';
 import { openSession } from '../session/session.js';
 import { collect, withSessionOptions, type SessionFlags } from '../session/options.js';
 
 interface Options extends SessionFlags { out?: string; json?: boolean; target: string[]; allowEmpty?: boolean }
 
-const HELP_AFTER = `
+const helpAfter = (command: CommandLine): string => `
 Observes the hub (one list call) and every robot, and prints what apply would do.
---out saves the plan (JSON, format_version, no secret) for \`robotctl apply --plan\`.
+--out saves the plan (JSON, format_version, no secret) for \`${command('apply --plan')}\`.
 Exit codes: 0 no changes, 2 changes, 1 error (also when the hub or a robot could not be observed), 64 usage error.
 `;
 
@@ -28,7 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--json', 'print the plan as JSON (format_version) instead of text')
     .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
     .option('--allow-empty', 'allow a plan that deletes everything the file owns')
-    .addHelpText('after', HELP_AFTER);
+    .addHelpText('after', () => helpAfter(commandLine(io)));
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const view = newPlanView(viewType(o), io);

@@ -6,10 +6,12 @@ import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.js';
 import { createReceiver } from '../../runtime/receiver/index.js';
 import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
-import { formatDeliveryLine } from '../../runtime/receiver/index.js';
+import { formatDeliveryLine, landingPage } from '../../runtime/receiver/index.js';
 import { EXIT } from '../exit-codes.js';
 import { waitForStop } from '../session/stop-signals.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
+import { commandLine } from '../views/command-line.js';
+import { shellWord, type CommandLine } from '../../lib/command-line.js';
 
 interface Options extends AllowedHostFlags {
   file?: string;
@@ -25,11 +27,11 @@ interface Plan {
   file: string | null;
 }
 
-const HELP_AFTER = `
+const helpAfter = (command: CommandLine): string => `
 Endpoints are served at /webhooks/<name>; each runs its built-in action:
   log        print one line per delivery (time, endpoint, event scope/action, repo)
-  reconcile  logs what it would do: \`robotctl agent -f robot.yaml\` performs reconciles
-  redeploy   logs the app it would redeploy: \`robotctl agent -f robot.yaml\` performs redeploys
+  reconcile  logs what it would do: \`${command('agent -f robot.yaml')}\` performs reconciles
+  redeploy   logs the app it would redeploy: \`${command('agent -f robot.yaml')}\` performs redeploys
 Without -f it serves one log endpoint, /webhooks/log.
 Secrets: --secret (repeat it during a rotation), else the receiver section's secrets,
 else WEBHOOK_SECRET; with none the endpoints are open to everyone.
@@ -43,7 +45,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--port <port>', `port to listen on (default: the file's, else ${DEFAULT_RECEIVER_PORT}; 0 = any free port)`)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'accepted webhook secret (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .addHelpText('after', HELP_AFTER);
+    .addHelpText('after', () => helpAfter(commandLine(io)));
   await parse(cmd, args);
   const plan = await planReceiver(cmd.opts<Options>(), io);
   return serve(plan, cmd.opts<Options>(), io);
@@ -67,22 +69,24 @@ async function planReceiver(opts: Options, io: Io): Promise<Plan> {
   }
   const spec = loaded.config.receiver;
   if (!spec || spec.endpoints.length === 0) {
-    throw new UserError(`${opts.file} declares no receiver endpoints. Add a \`receiver:\` section with endpoints, or run \`robotctl receiver\` without -f to serve /webhooks/log.`);
+    throw new UserError(`${opts.file} declares no receiver endpoints. Add a \`receiver:\` section with endpoints, or run \`${commandLine(io)('receiver')}\` without -f to serve /webhooks/log.`);
   }
   const secrets = opts.secret.length > 0 ? opts.secret : spec.secrets;
   return { port: flagPort ?? spec.port, secrets, endpoints: spec.endpoints, file: loaded.config.file };
 }
 
-function cliActions(plan: Plan, log: (line: string) => void): ReceiverActions {
+function cliActions(plan: Plan, log: (line: string) => void, command: CommandLine): ReceiverActions {
   const file = plan.file ?? 'robot.yaml';
+  // Written when a delivery is logged: a receiver that gets none looks nothing up.
+  const agent = (): string => command(`agent -f ${shellWord(file)}`);
   return {
     log: logAction(log),
     reconcile: async (payload, endpoint) => {
-      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would reconcile ${file}; \`robotctl agent -f ${file}\` performs it`);
+      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would reconcile ${file}; \`${agent()}\` performs it`);
       return { action: 'reconcile', performed: false };
     },
     redeploy: async (payload, endpoint) => {
-      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would redeploy app ${endpoint.app ?? '(none)'}; \`robotctl agent -f ${file}\` performs it`);
+      log(`${formatDeliveryLine(payload, `/webhooks/${endpoint.name}`)}: would redeploy app ${endpoint.app ?? '(none)'}; \`${agent()}\` performs it`);
       return { action: 'redeploy', app: endpoint.app, performed: false };
     },
   };
@@ -96,8 +100,9 @@ async function serve(plan: Plan, opts: Options, io: Io): Promise<number> {
     if (held) held.push(line);
     else io.out(`${line}\n`);
   };
-  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host: opts.host, allowedHosts: opts.allowedHost, log });
-  addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log));
+  const landing = (endpoints: string[]): string => landingPage(endpoints, commandLine(io)('apply'));
+  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host: opts.host, allowedHosts: opts.allowedHost, log, landingPage: landing });
+  addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log, commandLine(io)));
   const stopped = waitForStop();
   try {
     const { url } = await receiver.start();

@@ -14,6 +14,7 @@ import { parseDuration } from '../session/session.js';
 import { newStateView } from '../views/state-view.js';
 import { viewType } from '../views/view-type.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
 
 interface Common { file: string; state?: string; token?: string }
 
@@ -55,11 +56,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--lock-timeout <duration>', 'how long to wait for a lock on either side', '30s')
     .action(async (o: Common & { to: string; lockTimeout: string }) => {
       const timeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
-      const target = await openStore(parseSpec(o.to, io.cwd, '--to'), { env: io.env, hubEndpoint: readHubEndpoint(resolve(io.cwd, o.file)), token: o.token });
+      const target = await openStore(parseSpec(o.to, io.cwd, '--to'), { env: io.env, hubEndpoint: readHubEndpoint(resolve(io.cwd, o.file)), token: o.token, command: commandLine(io) });
       try {
         await withStore(io, o, async (source) => {
           if (source.kind === target.kind && source.where === target.where) throw new UserError(`--to names the state it would copy from (${source.where})`);
-          const copied = await migrateState(source, target, { timeoutMs, onNote: noteTo(io) });
+          const copied = await migrateState(source, target, { timeoutMs, onNote: noteTo(io), command: commandLine(io) });
           io.out(`Copied the state (lineage ${copied.lineage}, serial ${copied.serial}) from ${source.where} to ${target.where}.\n`
             + `Point robot.yaml's state: at it (or set ROBOTCTL_STATE) so that the next runs use it; ${source.where} is left as it was.\n`);
         });

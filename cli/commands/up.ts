@@ -20,7 +20,8 @@ import { sessionSecret, shareWhileRunning } from '../up/session-env.js';
 import { openStateOf } from '../session/state.js';
 import { lockFolder, lockUpData } from '../up/session-lock.js';
 import { checkPorts, portsOf } from '../up/ports.js';
-import { robotctlCommand } from '../up/command-name.js';
+import { commandLine, robotctlOf } from '../views/command-line.js';
+import { shellWord, type CommandLine } from '../../lib/command-line.js';
 import { checkPython } from '../up/preflight.js';
 import { pythonCommand } from '../../lib/python-apps/python.js';
 import { sessionToken } from '../up/token.js';
@@ -34,7 +35,7 @@ export const UP_HUB_PORT = EMBEDDED_HUB_PORT;
 
 const USER = 'demo';
 
-const HELP_AFTER = `
+const helpAfter = (command: CommandLine): string => `
 Runs the whole GitOps loop on this machine, with no network and no account.
 First it checks what the robots' Python apps need (python3 or ROBOTCTL_PYTHON, its venv module,
 and offline the wheel file) and stops at once, starting nothing, with the fix when one is missing. Then:
@@ -49,7 +50,7 @@ file (0600); while up runs, HF_ENDPOINT and HF_TOKEN of its hub are kept there t
 apply, status and agent on the same file read that file (exported variables win), and up uses
 the same state (.robotctl/state.json beside the file, or the file's state: block, or ROBOTCTL_STATE;
 a hub backend's dataset is then on up's embedded hub, so its owner is ${USER}), so
-\`robotctl plan -f <file>\` in another terminal sees what up did.
+\`${command('plan -f <file>')}\` in another terminal sees what up did.
 Data (hub, robots' apps) stays in --data, default .robotctl/up/ beside the file, so the next up is faster.
 An example app's Space is published again only when its folder changed since up last published it:
 a Space pushed with git meanwhile is kept (up says it is ahead, and how to get its commits).
@@ -65,7 +66,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--data <dir>', 'where the hub, the robots and the state keep their data (default: .robotctl/up/ beside the file)')
     .option('--interval <duration>', 'drift check interval', '60s')
     .option('--hub-port <port>', 'port of the embedded hub (0 = any free port)', String(UP_HUB_PORT))
-    .addHelpText('after', HELP_AFTER);
+    .addHelpText('after', () => helpAfter(commandLine(io)));
   await parse(cmd, args);
   const o = cmd.opts<Options>();
   const out = (line: string): void => io.out(`${line}\n`);
@@ -142,9 +143,8 @@ async function prepare(o: Options, io: Io, out: (line: string) => void): Promise
 
 /** The refusal of a second up of the same folder: what the running one already gives, and what would work. */
 function alreadyRunning(pid: number, file: string, io: Io): string {
-  const cmd = robotctlCommand(io.env, io.cwd).command;
   return `robotctl up (pid ${pid}) is already running ${file}, and every up of that folder shares its .robotctl/ (state, env file): `
-    + `use that session from another terminal (${cmd} plan -f ${file}), or stop it first (Ctrl-C in its terminal). `
+    + `use that session from another terminal (${commandLine(io)(`plan -f ${shellWord(file)}`)}), or stop it first (Ctrl-C in its terminal). `
     + 'A second session needs its own folder (a copy of the file and its apps) with other ports for its robots, receiver and hub (--hub-port).';
 }
 
@@ -163,7 +163,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   out(`hub: ${hub.url} (data in ${join(p.data, 'hub')})`);
   const upIo: Io = { ...io, env: { ...io.env, HF_ENDPOINT: hub.url, HF_TOKEN: token, WEBHOOK_SECRET: p.secret } };
 
-  const robots = await startRobots(p.config, { url: hub.url, token }, p.data, pythonCommand(io.env), p.allowedHosts);
+  const robots = await startRobots(p.config, { url: hub.url, token }, p.data, pythonCommand(io.env), p.allowedHosts, commandLine(io));
   teardown.add(() => stopRobots(robots));
   for (const r of robots) out(`robot ${r.spec.name}: simulated daemon on ${r.daemon.url}`);
   if (stopped()) return null;
@@ -171,7 +171,7 @@ async function bringUp(p: Prepared, io: Io, teardown: Teardown, out: (line: stri
   const client = createHubClient({ endpoint: hub.url, token });
   teardown.add(() => client.close());
   const published = await publishExamples(examplesToPublish(p.config, USER), client, USER, join(p.data, 'published.json'), upIo);
-  const robotctl = robotctlCommand(io.env, io.cwd);
+  const robotctl = robotctlOf(io);
   const cloneOf = (app: string): { dir: string; exists: boolean } => {
     const dir = join(p.data, 'clones', app);
     return { dir, exists: existsSync(dir) };

@@ -9,9 +9,10 @@ import { checkExclusiveFormats, chooseFormat, FORMAT_CHOICES } from './webhooks/
 import { newWebhooksView, type WebhooksView } from '../views/webhooks-view.js';
 import { collect, parseDomain, parseWatch, uniqueDomains } from './webhooks/options.js';
 import { cliHubClient, requireToken } from './webhooks/client.js';
-import { REFUSED_TOKEN_HINT, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
+import { refusedTokenHint, withTokenOptions, type TokenFlags } from '../session/token-flags.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
 
 // `robotctl webhooks`: the commands, options, output and messages of `hf webhooks` (spec §2).
 
@@ -42,7 +43,7 @@ async function withHub<T>(io: Io, token: string, view: WebhooksView, fn: (hub: H
   } catch (err) {
     if (err instanceof HubError) {
       if (io.env.HF_DEBUG) io.err(`${err.stack ?? err.message}\n`);
-      view.fail(err.status === 401 ? `${err.message}\n${REFUSED_TOKEN_HINT}` : err.message);
+      view.fail(err.status === 401 ? `${err.message}\n${refusedTokenHint(io)}` : err.message);
     }
     throw err;
   } finally {
@@ -67,14 +68,15 @@ function jobSpecView(job: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-function usageError(name: string, message: string): UsageError {
-  return new UsageError(`${message}\nUsage: robotctl webhooks ${name} [options]\nTry 'robotctl webhooks ${name} --help' for help.`);
+function usageError(io: Io, name: string, message: string): UsageError {
+  const command = commandLine(io);
+  return new UsageError(`${message}\nUsage: ${command(`webhooks ${name} [options]`)}\nTry '${command(`webhooks ${name} --help`)}' for help.`);
 }
 
-function createInput(o: EditOpts): WebhookInput {
-  if (o.url !== undefined && o.jobId !== undefined) throw usageError('create', 'Invalid value: Provide either --url or --job-id, not both.');
-  if (o.url === undefined && o.jobId === undefined) throw usageError('create', 'Invalid value: Provide either --url or --job-id.');
-  if (!o.watch || o.watch.length === 0) throw usageError('create', "Missing option '--watch'.");
+function createInput(io: Io, o: EditOpts): WebhookInput {
+  if (o.url !== undefined && o.jobId !== undefined) throw usageError(io, 'create', 'Invalid value: Provide either --url or --job-id, not both.');
+  if (o.url === undefined && o.jobId === undefined) throw usageError(io, 'create', 'Invalid value: Provide either --url or --job-id.');
+  if (!o.watch || o.watch.length === 0) throw usageError(io, 'create', "Missing option '--watch'.");
   const input: WebhookInput = { watched: o.watch };
   const domains = uniqueDomains(o.domain);
   if (domains) input.domains = domains;
@@ -113,7 +115,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   edit(leaf('create', 'Create a webhook.')).option('--job-id <id>', 'Run this job instead of calling a URL')
     .action(async (o: EditOpts) => {
       const view = viewFor(io, o);
-      const input = createInput(o);
+      const input = createInput(io, o);
       const w = await withHub(io, requireToken(io, o), view, (hub) => hub.createWebhook(input));
       view.result('Webhook created', { id: w.id });
     });

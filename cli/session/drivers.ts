@@ -1,5 +1,6 @@
 import type { Io } from '../../lib/io.js';
 import { UserError } from '../../lib/errors.js';
+import type { CommandLine } from '../../lib/command-line.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
@@ -27,11 +28,11 @@ export interface HubAccess {
  * The hub token `found` (resolveToken: --token or --token-file, HF_TOKEN, token files). A file that declares or
  * owns webhooks needs one; a robots-only file without a token skips the hub.
  */
-export function hubAccess(found: ResolvedToken | null, ownsWebhooks: boolean, config: Config): HubAccess {
+export function hubAccess(found: ResolvedToken | null, ownsWebhooks: boolean, config: Config, command: CommandLine): HubAccess {
   // The file's webhooks are counted only without a token.
   const needsHub = (c: Config): boolean => ownsWebhooks || Object.keys(c.webhooks).length > 0;
   if (!found && needsHub(config)) {
-    throw new UserError('Not logged in to the hub: run `robotctl auth login`, set HF_TOKEN, or pass --token-file (robot.yaml declares webhooks).');
+    throw new UserError(`Not logged in to the hub: run \`${command('auth login')}\`, set HF_TOKEN, or pass --token-file (robot.yaml declares webhooks).`);
   }
   return { token: found?.token ?? null, listWebhooks: (c) => found !== null || needsHub(c) };
 }

@@ -21,6 +21,7 @@ import { tokenFromFlags } from './token-flags.js';
 import type { Observation } from '../../reconciler/types.js';
 import { EXIT } from '../exit-codes.js';
 import { firstTierWebAssembly } from '../../lib/webassembly-tier.js';
+import { commandLine } from '../views/command-line.js';
 
 // What every reconciling command starts from: the loaded file, its state,
 // a hub client (endpoint from HF_ENDPOINT / robot.yaml, token from --token /
@@ -59,7 +60,7 @@ export function loadOrExit(file: string, io: Io, command = 'plan'): Config {
 
 function missingFile(file: string, io: Io, command: string): UserError {
   if (file === 'robot.yaml') {
-    return new UserError(`there is no robot.yaml in ${io.cwd}: name the file with -f, for example \`robotctl ${command} -f examples/fleet.yaml\``);
+    return new UserError(`there is no robot.yaml in ${io.cwd}: name the file with -f, for example \`${commandLine(io)(`${command} -f examples/fleet.yaml`)}\``);
   }
   return new UserError(`${file} does not exist (looked in ${io.cwd}): check the path given to -f`);
 }
@@ -82,12 +83,12 @@ export async function openSession(outer: Io, o: SessionOptions, command: string,
   const store = await openStateOf(io, o, config.hub.endpoint, () => config.stateBlock ?? null);
   try {
     const state = (await store.read()) ?? newState();
-    const access = hubAccess(found, Object.keys(state.webhooks).length > 0, config);
+    const access = hubAccess(found, Object.keys(state.webhooks).length > 0, config, commandLine(io));
     const pool = driverPool(io.env, access.token, access.listWebhooks, opts.rollout ? { robotsAtOnce: opts.rollout.parallelism ?? config.rollout.parallelism } : {});
     const drivers = pool.forConfig(config);
     return {
       config, store, state, hub: drivers.hub, daemon: drivers.daemon, listWebhooks: drivers.listWebhooks, notify: drivers.notify ?? null,
-      observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, ...extra }),
+      observe: (signal, extra) => observe(config, drivers, signal, { listWebhooks: drivers.listWebhooks, command: commandLine(io), ...extra }),
       close: async () => { await pool.close(); await store.close(); },
     };
   } catch (err) {

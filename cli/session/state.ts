@@ -4,6 +4,7 @@ import { openStore } from '../../state/open.js';
 import { readHubEndpoint, readStateBlock } from '../../schema/top-level.js';
 import { resolveBackend } from '../../state/spec.js';
 import type { StateStore } from '../../state/store.js';
+import { commandLine } from '../views/command-line.js';
 
 // The state backend of a command: --state, else ROBOTCTL_STATE, else the
 // `state:` block of robot.yaml, else .robotctl/state.json beside it.
@@ -21,7 +22,7 @@ export interface StateFlags {
  */
 export function openStateOf(io: Io, o: StateFlags, hubEndpoint: string | null, stateBlock: () => Record<string, unknown> | null): Promise<StateStore> {
   const spec = resolveBackend({ configFile: resolve(io.cwd, o.file), cwd: io.cwd, env: io.env, flag: o.state ?? null, block: stateBlock });
-  return openStore(spec, { env: io.env, hubEndpoint, token: o.token });
+  return openStore(spec, { env: io.env, hubEndpoint, token: o.token, command: commandLine(io) });
 }
 
 /** Where a healed lock's one line goes: stderr, so --json output stays clean. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Io } from '../../lib/io.js';
 import { UsageError, UserError, errorMessage } from '../../lib/errors.js';
+import { commandLine } from '../views/command-line.js';
 
 // --token and --token-file, the same for every command that talks to the hub.
 // A token in argv is visible to every user of the machine (`ps`), so --token
@@ -16,7 +17,9 @@ export interface TokenFlags {
 export const TOKEN_WARNING = 'Warning: --token is visible to other users in the process list (ps); use --token-file PATH or HF_TOKEN instead.\n';
 
 /** After a 401: the hub is there, the token is not accepted. */
-export const REFUSED_TOKEN_HINT = 'The hub refused the token: log in with `robotctl auth login`, set HF_TOKEN, or pass --token-file.';
+export function refusedTokenHint(io: Io): string {
+  return `The hub refused the token: log in with \`${commandLine(io)('auth login')}\`, set HF_TOKEN, or pass --token-file.`;
+}
 
 /** Add both options to a command; `what` says which token (e.g. 'Hub token'). */
 export function withTokenOptions(cmd: Command, what = 'hub token (default: HF_TOKEN, then the token file)'): Command {

@@ -2,12 +2,14 @@ import { isAbsolute, relative } from 'node:path';
 import type { Config } from '../../schema/types.js';
 import type { LocalRobot } from './robots.js';
 import type { PublishOutcome } from './publish.js';
+import { lineOf, type RobotctlCommand } from '../views/command-line.js';
+import { shellWord } from '../../lib/command-line.js';
 
 // The block `up` prints once everything runs: where each piece is and what
 // to try next. The hub token is never printed: it sits in a 0600 file and
 // the shell lines read it from there. Every command is written to work as
 // pasted into another terminal in the working folder (`robotctl` only when
-// that is this clone's on the PATH: command-name.ts), and every URL opens in
+// that is this clone's on the PATH: cli/views/command-line.ts), and every URL opens in
 // a browser (the hub's root and /spaces/<user>/<app> are its pages).
 
 export interface WhereInput {
@@ -24,7 +26,7 @@ export interface WhereInput {
   /** Where the hint clones an app's Space (under up's data folder), and whether it is there already. */
   clone: { dir: string; exists: boolean };
   /** How to run robotctl from `cwd` (`robotctl`, or `node bin/robotctl.js`), and whether that is `robotctl` on the PATH. */
-  robotctl: { command: string; onPath: boolean };
+  robotctl: RobotctlCommand;
 }
 
 export function whereLines(w: WhereInput): string[] {
@@ -42,7 +44,7 @@ export function whereLines(w: WhereInput): string[] {
     '  robots (dashboards):',
     ...robotLines,
     // Only where multicast works here: elsewhere the command would find nothing.
-    ...(w.robots.some((r) => r.daemon.advertised()) ? [`  discover    ${w.robotctl.command} robots discover   (the simulated robots answer over mDNS on this machine)`] : []),
+    ...(w.robots.some((r) => r.daemon.advertised()) ? [`  discover    ${lineOf(w.robotctl, 'robots discover')}   (the simulated robots answer over mDNS on this machine)`] : []),
     '',
   ];
   const example = w.published[0];
@@ -58,7 +60,7 @@ export function aheadLines(o: PublishOutcome, w: Pick<WhereInput, 'cwd' | 'hubUr
     `Space ${o.space} has commits that ${folder} does not have (it is at ${(o.sha ?? '').slice(0, 7)}${o.folderChanged ? '; the folder changed too' : ''}): `
       + 'kept as it is, not published over; the robots keep running it. To get them:',
     ...getCloneLines(w, o.app, w.clone),
-    `To publish the folder over them instead: ${w.robotctl.command} app publish ${folder} (with HF_ENDPOINT and HF_TOKEN exported as "Next:" shows)`,
+    `To publish the folder over them instead: ${lineOf(w.robotctl, `app publish ${shellWord(folder)}`)} (with HF_ENDPOINT and HF_TOKEN exported as "Next:" shows)`,
   ];
 }
 
@@ -95,7 +97,7 @@ function nextLines(w: WhereInput, example: PublishOutcome): string[] {
   return [
     `Next: change ${example.app} and publish it; the robots that have it redeploy it within seconds. In another terminal, here:`,
     ...exports,
-    `  ${w.robotctl.command} app publish ${shown(w.cwd, example.folder)}`,
+    `  ${lineOf(w.robotctl, `app publish ${shellWord(shown(w.cwd, example.folder))}`)}`,
     ...linkNote,
     `or with git, as Space authors work (the Space's remote is ${remote}, the token its password):`,
     ...git,

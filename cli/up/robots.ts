@@ -4,6 +4,8 @@ import { UserError, errorMessage } from '../../lib/errors.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
 import { startDaemon, type RunningDaemon } from '../../runtime/daemon/server.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
+import type { DaemonOptions } from '../../runtime/daemon/context.js';
+import type { CommandLine } from '../../lib/command-line.js';
 
 // One simulated robot daemon per robot of the file whose URL is on this
 // machine, on that URL's port, its apps under <data>/robots/<name>. Robots
@@ -31,12 +33,13 @@ export function portOf(url: string): number {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 }
 
-export async function startRobots(config: Config, hub: { url: string; token: string }, dataDir: string, python: string, allowedHosts: string[] = []): Promise<LocalRobot[]> {
+/** `command`: how robotctl is run from up's folder, for the commands the daemons' logs suggest. */
+export async function startRobots(config: Config, hub: { url: string; token: string }, dataDir: string, python: string, allowedHosts: string[] = [], command?: CommandLine): Promise<LocalRobot[]> {
   const started: LocalRobot[] = [];
   try {
     for (const spec of Object.values(config.robots)) {
       if (!isLoopback(spec.url)) continue;
-      started.push(await startOne(spec, hub, dataDir, python, allowedHosts));
+      started.push(await startOne(spec, hub, dataDir, python, { allowedHosts, ...(command ? { command } : {}) }));
     }
   } catch (err) {
     await stopRobots(started);
@@ -45,7 +48,7 @@ export async function startRobots(config: Config, hub: { url: string; token: str
   return started;
 }
 
-async function startOne(spec: RobotSpec, hub: { url: string; token: string }, dataDir: string, python: string, allowedHosts: string[]): Promise<LocalRobot> {
+async function startOne(spec: RobotSpec, hub: { url: string; token: string }, dataDir: string, python: string, more: Pick<DaemonOptions, 'allowedHosts' | 'command'>): Promise<LocalRobot> {
   const appsDir = join(dataDir, 'robots', spec.name);
   mkdirSync(appsDir, { recursive: true });
   const log = createWriteStream(join(appsDir, 'daemon.log'), { flags: 'a', mode: 0o600 });
@@ -53,7 +56,7 @@ async function startOne(spec: RobotSpec, hub: { url: string; token: string }, da
   try {
     const daemon = await startDaemon({
       sim: true, host: '127.0.0.1', port, appsDir, robotName: spec.name, hubEndpoint: hub.url, hubToken: hub.token, python,
-      startupApp: null, mdns: true, allowedHosts, log: (line) => { log.write(`${line}\n`); },
+      startupApp: null, mdns: true, ...more, log: (line) => { log.write(`${line}\n`); },
     });
     return { spec, daemon, log };
   } catch (err) {

@@ -5,6 +5,8 @@ import type { BrowseResult } from '../../drivers/discovery/types.js';
 import type { KeyedRobot } from '../commands/robots/robot-keys.js';
 import { duration, palette } from './format.js';
 import { formatTable } from './table.js';
+import { commandLine } from './command-line.js';
+import type { CommandLine } from '../../lib/command-line.js';
 
 // `robotctl robots discover`: the robots that answered, as a table, a JSON
 // document (format_version), or a `robots:` block to paste into robot.yaml.
@@ -24,14 +26,14 @@ export function newDiscoverView(format: DiscoverFormat, io: Io): DiscoverView {
     show(found, keyed, timeoutMs) {
       if (format === 'json') io.out(discoverJson(found, keyed, timeoutMs));
       else if (format === 'yaml') { if (keyed.length > 0) io.out(robotsYaml(keyed)); }
-      else if (keyed.length > 0) io.out(discoverTable(found, keyed, useColor(io)));
+      else if (keyed.length > 0) io.out(discoverTable(found, keyed, useColor(io), commandLine(io)));
       for (const u of found.unavailable) io.err(`Note: not browsed on ${u.address} (multicast unavailable: ${u.reason})\n`);
       if (keyed.length === 0) io.err(noneFound(found, timeoutMs));
     },
   };
 }
 
-export function discoverTable(found: BrowseResult, keyed: KeyedRobot[], color: boolean): string {
+export function discoverTable(found: BrowseResult, keyed: KeyedRobot[], color: boolean, command: CommandLine): string {
   const c = palette(color);
   const rows = keyed.map(({ robot: r, sharedName }) => [sharedName ? `${r.name} ${c.warn('*')}` : r.name, r.url, r.version ?? '-', r.hardwareId ?? '-', r.model ?? '-']);
   const lines = [
@@ -42,7 +44,7 @@ export function discoverTable(found: BrowseResult, keyed: KeyedRobot[], color: b
   if (keyed.some((k) => k.sharedName)) {
     lines.push('', `${c.warn('*')} robots that answer with the same name: robot.yaml tells them apart by hardware_id (--yaml keys them NAME-<id>); rename one with POST /api/daemon/robot-name {"name": …}.`);
   }
-  lines.push('', 'Next: robotctl robots discover --yaml   (a robots: block to paste into robot.yaml)');
+  lines.push('', `Next: ${command('robots discover --yaml')}   (a robots: block to paste into robot.yaml)`);
   return `${lines.join('\n')}\n`;
 }
 

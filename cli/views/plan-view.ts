@@ -6,6 +6,8 @@ import { appWithRevisions } from '../../reconciler/revisions.js';
 import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
 import type { ViewType } from './view-type.js';
+import { commandLine } from './command-line.js';
+import { shellWord } from '../../lib/command-line.js';
 
 // `robotctl plan`: the human view (Terraform-like) or the JSON plan. Plans
 // never hold a secret, and the human view prints secrets only as the markers
@@ -24,9 +26,10 @@ export function newPlanView(type: ViewType, io: Io): PlanView {
   const incomplete = (why: string): void => io.err(`Error: ${why}\n`);
   if (type === 'json') return { show: (_p, seal) => io.out(planToJson(seal())), saved: () => {}, incomplete };
   const color = useColor(io);
+  const command = commandLine(io);
   return {
     show: (p) => writePlan(p, { color }, (text) => io.out(text)),
-    saved: (file, configFile) => io.out(`\nSaved the plan to ${file}: apply it with \`robotctl apply -f ${configFile} --plan ${file}\`.\n`),
+    saved: (file, configFile) => io.out(`\nSaved the plan to ${file}: apply it with \`${command(`apply -f ${shellWord(configFile)} --plan ${shellWord(file)}`)}\`.\n`),
     incomplete,
   };
 }

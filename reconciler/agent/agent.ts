@@ -22,6 +22,7 @@ import { localStore } from '../../state/local-store.js';
 import { defaultLocalPath } from '../../state/spec.js';
 import { AppWatch } from './app-watch.js';
 import { liveView } from './status-live.js';
+import type { CommandLine } from '../../lib/command-line.js';
 
 // The GitOps loop: robot.yaml and its path apps are watched, drift is
 // checked on an interval, hub deliveries arrive at the receiver. Each of
@@ -57,6 +58,8 @@ export interface AgentOptions {
   tuning?: ApplyTuning;
   /** Mounts extra pages on the receiver (the CLI adds the fleet page from runtime/fleet-page). */
   pages?: (receiver: Receiver) => void;
+  /** How the user runs robotctl, for the commands the agent's messages suggest (the CLI's view: cli/views/command-line.ts). */
+  command?: CommandLine;
 }
 
 export interface Agent {
@@ -110,7 +113,7 @@ export async function startAgent(initial: Config, opts: AgentOptions): Promise<A
     known.lastRun = { trigger: item.trigger, startedAt: new Date().toISOString(), finishedAt: null, result: 'running', actions: [] };
     const out = await reconcileOnce(item, {
       config: known.config, store, mode: opts.mode, drivers: opts.drivers(known.config),
-      stop: stopping.signal, hard: aborting.signal, leader: lead, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}),
+      stop: stopping.signal, hard: aborting.signal, leader: lead, lockTimeoutMs: opts.lockTimeoutMs ?? 30_000, log, ...(opts.tuning ? { tuning: opts.tuning } : {}), ...(opts.command ? { command: opts.command } : {}),
       onObserved: (observation, drift, state) => Object.assign(known, { observation, remaining: drift, state }),
       onApply: (plan) => {
         const progress = new RolloutProgress(plan, known.config);

@@ -14,6 +14,7 @@ import { appOfKey, type ExpectedSha, type WorkItem } from './work-item.js';
 import { RunLog } from './run-log.js';
 import { fenceOf } from '../execute/fence.js';
 import type { NotifySender } from '../../drivers/notify/webhook.js';
+import type { CommandLine } from '../../lib/command-line.js';
 
 // One run of the agent for one work key: take the state lock, re-read the
 // state, observe, plan, and in heal mode apply and observe again to see
@@ -51,6 +52,8 @@ export interface RunContext {
   onApply?: (plan: Plan) => (e: ApplyEvent) => void;
   /** How long to wait for the hub to show a revision a delivery announced (default 3 s). */
   expectTimeoutMs?: number;
+  /** How the agent's user runs robotctl, for the commands its messages suggest (the CLI's view gives it). */
+  command?: CommandLine;
 }
 
 export interface RunOutcome {
@@ -80,7 +83,7 @@ export async function reconcileOnce(item: WorkItem, ctx: RunContext): Promise<Ru
     // A leader paused past its lease writes nothing, not even the state lock (also while it waits for it).
     const leader = ctx.leader ? fenceOf([ctx.leader]) : null;
     lock = await ctx.store.lock({
-      timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: leader ? AbortSignal.any([ctx.stop, leader.lost]) : ctx.stop, onNote: ctx.log,
+      timeoutMs: ctx.lockTimeoutMs, operation: 'agent', signal: leader ? AbortSignal.any([ctx.stop, leader.lost]) : ctx.stop, onNote: ctx.log, ...withCommand(ctx),
       ...(leader ? { mayWrite: () => leader.check('take the state lock') } : {}),
     });
     const locks = ctx.leader ? [ctx.leader, lock] : [lock];
@@ -103,8 +106,8 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
   let state = (await ctx.store.read()) ?? newState();
   let observation = await observeExpecting(ctx, item.expect);
   seen({ observation, remaining: null, state });
-  const first = plan(ctx.config, observation, state, planOptions(item, ctx.config));
-  const before = first.targets.length === 0 ? first : plan(ctx.config, observation, state);
+  const first = plan(ctx.config, observation, state, { ...planOptions(item, ctx.config), ...withCommand(ctx) });
+  const before = first.targets.length === 0 ? first : plan(ctx.config, observation, state, withCommand(ctx));
   ctx.onObserved?.(observation, before, state);
   if (ctx.mode === 'warn' || first.actions.length === 0) {
     if (ctx.mode === 'warn') runLog.addPlanned(before);
@@ -120,9 +123,14 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
   runLog.addNotDone(applied.report);
   state = applied.state;
   seen({ observation, remaining: null, state });
-  observation = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks });
-  const remaining = plan(ctx.config, observation, state);
+  observation = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, ...withCommand(ctx) });
+  const remaining = plan(ctx.config, observation, state, withCommand(ctx));
   return { result: verdict(remaining, runLog.failed), observation, remaining, state };
+}
+
+/** The options that carry the context's command writer, when it has one. */
+function withCommand(ctx: RunContext): { command?: CommandLine } {
+  return ctx.command ? { command: ctx.command } : {};
 }
 
 function verdict(remaining: Plan, failed: boolean): RunResult {
@@ -147,7 +155,7 @@ export function robotsWithApp(config: Config, app: string): string[] {
 async function observeExpecting(ctx: RunContext, expect: ExpectedSha[]): Promise<Observation> {
   const deadline = Date.now() + (ctx.expectTimeoutMs ?? 3000);
   for (;;) {
-    const obs = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks });
+    const obs = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, ...withCommand(ctx) });
     const behind = expect.filter((e) => e.spaceId in obs.spaces && obs.spaces[e.spaceId]?.sha !== e.sha);
     if (behind.length === 0 || Date.now() > deadline || ctx.stop.aborted) return obs;
     await new Promise((r) => setTimeout(r, 200));

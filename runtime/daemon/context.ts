@@ -20,6 +20,7 @@ import { simHardwareId } from './identity.js';
 import { simRelease, type ReleaseOptions, type SimRelease } from './update/releases.js';
 import type { InstallSource } from '../../lib/wire/daemon-update.js';
 import { appEnvironment } from '../../lib/app-env.js';
+import type { CommandLine } from '../../lib/command-line.js';
 
 // Everything a route needs, built once per daemon.
 
@@ -55,6 +56,8 @@ export interface DaemonOptions {
   appEnv?: string[];
   /** Host names besides localhost and this machine's own that requests may name (`--allowed-host`, lib/allowed-host.ts). */
   allowedHosts?: string[];
+  /** How robotctl is run where the daemon's lines are read, for the commands they suggest (the CLI's view gives it; lib/command-line.ts). */
+  command?: CommandLine;
 }
 
 export interface DaemonContext {

@@ -80,7 +80,7 @@ export async function superviseDaemon(opts: DaemonOptions, build: Build): Promis
     ctx.url = `http://${bracketed(bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost)}:${port}`;
     app = next;
     await startStartupApp(ctx);
-    if (opts.mdns) advert = await advertise(bindHost, { name: ctx.robotName, port, version: ctx.release.version, hardwareId: ctx.hardwareId }, ctx.log);
+    if (opts.mdns) advert = await advertise(bindHost, { name: ctx.robotName, port, version: ctx.release.version, hardwareId: ctx.hardwareId }, ctx.log, opts.command);
   }
 
   async function stopServing(): Promise<void> {

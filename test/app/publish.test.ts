@@ -1,7 +1,7 @@
 import t from 'tap';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInProcess } from '../helpers/cli.js';
+import { pathWithoutRobotctl, runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { listAppFiles } from '../../cli/app/files.js';
@@ -19,7 +19,7 @@ async function hubFor(t: Scope): Promise<{ url: string; env: NodeJS.ProcessEnv }
   const hub = await startHub({ users: [{ name: 'alice', token: TOKEN }] });
   t.teardown(() => hub.close());
   // No HF_TOKEN from the developer's shell, no token file from their home.
-  return { url: hub.url, env: { HF_ENDPOINT: hub.url, HF_TOKEN_PATH: join(t.testdir(), 'no-token'), PATH: process.env.PATH } };
+  return { url: hub.url, env: { HF_ENDPOINT: hub.url, HF_TOKEN_PATH: join(t.testdir(), 'no-token'), PATH: pathWithoutRobotctl() } };
 }
 
 function makeApp(dir: string): string {
@@ -98,7 +98,7 @@ t.test('no token, or a wrong one: a clear message, never the token', async (t) =
   await runInProcess(['app', 'create', 'pub_app', dir], { env });
   let r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check'], { env });
   t.equal(r.code, 1);
-  t.equal(r.stderr, 'Error: You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `robotctl auth login` (or pass --token-file PATH).\n',
+  t.equal(r.stderr, 'Error: You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `node bin/robotctl.js auth login` (or pass --token-file PATH).\n',
     'it names the variable and the login, never --token (visible in ps)');
   r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check', '--token', 'hf_wrong_secret_value'], { env });
   t.equal(r.code, 1);

@@ -20,5 +20,5 @@ t.test('--version prints the package version', async (t) => {
 t.test('an unknown command is a usage error (exit 64, never 2 = drift) without a stack trace', async (t) => {
   const r = await runInProcess(['nope']);
   t.equal(r.code, 64);
-  t.equal(r.stderr, "Error: unknown command 'nope'. Run `robotctl --help` for the list.\n");
+  t.equal(r.stderr, "Error: unknown command 'nope'. Run `node bin/robotctl.js --help` for the list.\n", 'no robotctl on the PATH: the command that works here');
 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
-import { runCli } from '../helpers/cli.js';
+import { bin, pathWithoutRobotctl, runCli } from '../helpers/cli.js';
 import { freePort as closedPort } from '../helpers/ports.js';
 
 // The CLI's messages for a newcomer's usual mistakes (issue 15 item 8, issue
@@ -16,15 +16,19 @@ t.before(async () => { hub = await startHub({ users: [USER] }); });
 t.teardown(async () => { await hub.close(); });
 
 const HOOK_YAML = 'version: 1\nwebhooks:\n  hook:\n    url: https://example.org/messages\n    watched: [user:alice]\n';
-const base = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, HF_HOME: '/nonexistent-robotctl-messages', ...extra });
+// A fresh terminal after `npm ci` alone: no robotctl on the PATH, so the
+// commands the messages suggest run this clone's bin (absolute from a folder
+// outside the clone's root: tap's test folders).
+const base = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, HF_HOME: '/nonexistent-robotctl-messages', PATH: pathWithoutRobotctl(), ...extra });
+const RUN = `node ${bin}`;
 
 t.test('plan with no robot.yaml in the folder suggests -f', async (t) => {
   const dir = t.testdir();
   const r = await runCli(['plan'], { env: base(), cwd: dir });
   t.equal(r.code, 1);
-  t.equal(r.stderr, `Error: there is no robot.yaml in ${dir}: name the file with -f, for example \`robotctl plan -f examples/fleet.yaml\`\n`);
+  t.equal(r.stderr, `Error: there is no robot.yaml in ${dir}: name the file with -f, for example \`${RUN} plan -f examples/fleet.yaml\`\n`);
   const d = await runCli(['diff'], { env: base(), cwd: dir });
-  t.match(d.stderr, '`robotctl diff -f examples/fleet.yaml`', 'the hint names the command that was run');
+  t.match(d.stderr, `\`${RUN} diff -f examples/fleet.yaml\``, 'the hint names the command that was run');
   const named = await runCli(['plan', '-f', 'fleet.yaml'], { env: base(), cwd: dir });
   t.equal(named.stderr, `Error: fleet.yaml does not exist (looked in ${dir}): check the path given to -f\n`);
 });
@@ -47,14 +51,14 @@ t.test('a token the hub refuses is said so, with how to log in, never "not reach
   const dir = t.testdir({ 'robot.yaml': HOOK_YAML });
   const r = await runCli(['plan'], { env: base({ HF_TOKEN: 'hf_refused_by_the_hub' }), cwd: dir });
   t.equal(r.code, 1);
-  const why = `the hub refused the token (401 Unauthorized (GET ${hub.url}/api/settings/webhooks): Invalid credentials in Authorization header); log in with \`robotctl auth login\`, set HF_TOKEN, or pass --token-file`;
+  const why = `the hub refused the token (401 Unauthorized (GET ${hub.url}/api/settings/webhooks): Invalid credentials in Authorization header); log in with \`${RUN} auth login\`, set HF_TOKEN, or pass --token-file`;
   t.match(r.stdout, `Hub not observed, no webhook changes planned: ${why}\n`);
   t.equal(r.stderr, `Error: the hub could not be observed (${why}): the result is incomplete\n`);
   t.notMatch(r.stdout + r.stderr, /not reachable/i);
   t.notMatch(r.stdout + r.stderr, 'hf_refused_by_the_hub');
   const ls = await runCli(['webhooks', 'ls'], { env: base({ HF_TOKEN: 'hf_refused_by_the_hub' }), cwd: dir });
   t.equal(ls.code, 1);
-  t.match(ls.stderr, '\nThe hub refused the token: log in with `robotctl auth login`, set HF_TOKEN, or pass --token-file.\n');
+  t.match(ls.stderr, `\nThe hub refused the token: log in with \`${RUN} auth login\`, set HF_TOKEN, or pass --token-file.\n`);
 });
 
 t.test('apply with the hub unreachable does not claim completion', async (t) => {
@@ -102,12 +106,12 @@ t.test('apply --plan of an unknown version or a damaged plan says so and how to 
   writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...saved, format_version: '1.0' }));
   const old = await runCli(['apply', '--plan', 'old.json'], { env: base(), cwd: dir });
   t.equal(old.code, 1);
-  t.equal(old.stderr, 'Error: old.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`robotctl plan --out old.json`)\n');
+  t.equal(old.stderr, `Error: old.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (\`${RUN} plan --out old.json\`)\n`);
   const { observed_digest: _gone, ...damaged } = saved;
   writeFileSync(join(dir, 'damaged.json'), JSON.stringify(damaged));
   const bad = await runCli(['apply', '--plan', 'damaged.json'], { env: base(), cwd: dir });
   t.equal(bad.code, 1);
-  t.equal(bad.stderr, "Error: damaged.json is damaged (the top level: must have required property 'observed_digest'): make a new one with `robotctl plan --out`\n");
+  t.equal(bad.stderr, `Error: damaged.json is damaged (the top level: must have required property 'observed_digest'): make a new one with \`${RUN} plan --out\`\n`);
   t.equal(hub.stats().writes, 0, 'nothing applied from a refused plan');
 });
 

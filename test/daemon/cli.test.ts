@@ -16,7 +16,7 @@ import { DaemonError } from '../../drivers/daemon/errors.js';
 t.test('without --sim there is no backend: exit 1 with a clear message', async (t) => {
   const r = await runInProcess(['daemon']);
   t.equal(r.code, 1);
-  t.match(r.stderr, /no hardware backend.*robotctl daemon --sim/);
+  t.match(r.stderr, /no hardware backend.*`node bin\/robotctl\.js daemon --sim`/);
   const bad = await runInProcess(['daemon', '--sim', '--stop-timeout', 'soon']);
   t.equal(bad.code, 64);
 });

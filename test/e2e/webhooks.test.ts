@@ -175,7 +175,7 @@ t.test('--dry-run changes nothing; a saved plan applies, a stale one is rejected
   t.equal((await hooksFor('saved')).length, 2);
   const stale = await cli(['apply', '-f', 'robot.yaml', '--plan', 'plan.json'], dir);
   t.equal(stale.code, 1);
-  t.match(stale.stderr, /is stale.*robotctl plan -f robot.yaml --out plan.json/);
+  t.match(stale.stderr, /is stale.*: run `(robotctl|node \S+\/bin\/robotctl\.js) plan -f robot\.yaml --out plan\.json` again/, 'robotctl as it runs here (cli/views/command-line.ts)');
   t.equal((await hooksFor('saved')).length, 2, 'nothing applied twice');
 });
 

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { bin, repoRoot, runInProcess } from '../helpers/cli.js';
+import { bin, pathWithoutRobotctl, repoRoot, runInProcess } from '../helpers/cli.js';
 import { fixtures } from './fixtures.js';
 import { post } from './helpers.js';
 
@@ -18,7 +18,8 @@ interface Running {
 function startCli(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Running> {
   const child = spawn(process.execPath, [bin, 'receiver', '--port', '0', ...args], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    // A fresh terminal after `npm ci`: the commands it suggests run this clone's bin (cli/views/command-line.ts).
+    env: { PATH: pathWithoutRobotctl(), NO_COLOR: '1', ...env },
   });
   let out = '';
   let err = '';
@@ -93,7 +94,7 @@ t.test('-f: the receiver section, reconcile and redeploy say what the agent woul
   const sync = await post(`${r.url}/webhooks/sync`, fixtures.contentUpdate, headers);
   t.same(sync.body, { action: 'reconcile', performed: false });
   await r.waitFor('would reconcile');
-  t.match(r.stdout(), /\/webhooks\/hello repo\.content\/update space:Wauplin\/gradio-user-history: would redeploy app hello_app; `robotctl agent -f .*robot\.yaml` performs it/);
+  t.match(r.stdout(), /\/webhooks\/hello repo\.content\/update space:Wauplin\/gradio-user-history: would redeploy app hello_app; `node bin\/robotctl\.js agent -f \/\S*robot\.yaml` performs it/);
   t.equal((await post(`${r.url}/webhooks/audit`, fixtures.prOpened)).status, 401, 'the file secret applies');
   t.equal(await r.stop(), 0);
 });
@@ -120,7 +121,8 @@ t.test('--help names the actions and says the agent performs reconcile/redeploy'
   t.equal(r.code, 0);
   t.match(r.stdout, /--port <port>/);
   t.match(r.stdout, /--secret <secret>/);
-  t.match(r.stdout, /`robotctl agent -f robot\.yaml` performs reconciles/);
+  t.match(r.stdout, /`node bin\/robotctl\.js agent -f robot\.yaml` performs reconciles/);
+  t.match(r.stdout, /^Usage: node bin\/robotctl\.js receiver \[options\]$/m, 'the usage line is a command line that works here too');
 });
 
 t.test('a busy port is a clear error', async (t) => {

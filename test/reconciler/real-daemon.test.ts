@@ -38,10 +38,14 @@ t.test('a path: app for a robot that is not robotctl\'s simulator fails at plan 
   t.teardown(async () => { for (const c of clients) await c.close(); await real.close(); await sim.close(); });
   const cfg = (url: string) => onRobot(config({ apps: [pathApp('dev_app', join(dir, 'dev_app'))], active: 'dev_app', robots: [{ name: 'lab' }] }), url);
   const observeOn = async (url: string, i: number) => observe(cfg(url), { hub: noHub, daemon: () => clients[i]! }, undefined, { listWebhooks: false });
-  const refused = await observeOn(real.url, 0).then((obs) => { try { plan(cfg(real.url), obs, newState()); return null; } catch (e) { return e; } });
+  // The commands it suggests are written by the caller's CommandLine (the CLI's view: cli/views/command-line.ts).
+  const command = (args: string): string => `node bin/robotctl.js ${args}`;
+  const refused = await observeOn(real.url, 0).then((obs) => { try { plan(cfg(real.url), obs, newState(), { command }); return null; } catch (e) { return e; } });
   t.ok(refused instanceof PlanError, 'a plan error (exit 1), not a failure halfway through apply');
   t.match((refused as Error).message, /robots\.lab\.apps\.dev_app: robot lab .* is not robotctl's simulator/);
-  t.match((refused as Error).message, /robotctl app publish .*dev_app.*source: https:\/\/huggingface\.co\/spaces\/<owner>\/dev_app.*robotctl daemon --sim/);
+  t.match((refused as Error).message, /`node bin\/robotctl\.js app publish \S*dev_app`.*source: https:\/\/huggingface\.co\/spaces\/<owner>\/dev_app.*`node bin\/robotctl\.js daemon --sim`/);
+  const bare = await observeOn(real.url, 0).then((obs) => { try { plan(cfg(real.url), obs, newState()); return null; } catch (e) { return e; } });
+  t.match((bare as Error).message, /robotctl's `app publish \S*dev_app`.*robotctl's `daemon --sim`/, 'without a CommandLine the commands are named, not written as a line');
   const ok = plan(cfg(sim.url), await observeOn(sim.url, 1), newState());
   t.same(ok.actions.map((a) => a.type), ['install', 'start'], 'the simulator installs local folders');
 });

@@ -131,11 +131,15 @@ t.test('the plan file schema has an $id and names every field the JSON plan has'
 
 t.test('a plan file of another version or shape is refused', (t) => {
   const text = planToJson(busySealed());
+  // The command it suggests is written by the caller's CommandLine (the CLI's view); without one it is named as robotctl's.
+  const command = (args: string): string => `node bin/robotctl.js ${args}`;
+  t.throws(() => parsePlan(text.replace('"format_version": "2.1"', '"format_version": "1.0"'), 'p.json', command),
+    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`node bin/robotctl.js plan --out p.json`)' });
   t.throws(() => parsePlan(text.replace('"format_version": "2.1"', '"format_version": "1.0"'), 'p.json'),
-    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (`robotctl plan --out p.json`)' });
+    { message: 'p.json has format_version "1.0", and this robotctl reads only 2.1: make a new plan with this version of robotctl (robotctl\'s `plan --out p.json`)' });
   t.throws(() => parsePlan('{"actions":[]}', 'p.json'), /format_version null/);
   t.throws(() => parsePlan('{"format_version":"2.1"}'), PlanError);
-  t.throws(() => parsePlan(text.replace('"spec_hash"', '"specHash"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+: must have required property 'spec_hash'\): make a new one with `robotctl plan --out`$/);
+  t.throws(() => parsePlan(text.replace('"spec_hash"', '"specHash"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+: must have required property 'spec_hash'\): make a new one with robotctl's `plan --out`$/);
   t.throws(() => parsePlan(text.replace('"observed_digest"', '"observedDigest"'), 'p.json'), /must have required property 'observed_digest'/);
   t.throws(() => parsePlan(text.replace(/"type": "create"/, '"type": "explode"'), 'p.json'), /p\.json is damaged \(\/actions\/\d+\/type: must be equal to one of the allowed values\)/);
   t.throws(() => parsePlan('not json'), /not valid JSON/);

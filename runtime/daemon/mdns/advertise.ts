@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { MANUFACTURER, MODEL_LITE, type RobotTxt } from '../../../lib/wire/mdns.js';
 import { interfacesFor } from './interfaces.js';
+import { suggested, type CommandLine } from '../../../lib/command-line.js';
 import { hostLabel, labelOf, type ServiceRecord } from './records.js';
 import { MulticastUnavailable, releaseResponder, responderFor, type Responder } from './responder.js';
 
@@ -57,7 +58,8 @@ interface Registration {
   service: ServiceRecord;
 }
 
-export async function advertise(host: string, robot: RobotIdentity, log: (line: string) => void): Promise<Advertisement> {
+/** `command`: how the reader of `log` runs robotctl, for the discover hint (lib/command-line.ts suggested). */
+export async function advertise(host: string, robot: RobotIdentity, log: (line: string) => void, command?: CommandLine): Promise<Advertisement> {
   const choice = interfacesFor(host);
   const regs: Registration[] = [];
   if ('none' in choice) once(log, `mDNS: not advertising (${choice.none}); reach the robot at its URL`);
@@ -69,7 +71,7 @@ export async function advertise(host: string, robot: RobotIdentity, log: (line: 
         const service: ServiceRecord = { label: responder.freeLabel(labelOf(robot.name)), port: robot.port, host: hostLabel(hostname()), address: iface.advertised, txt: txtFor(robot, iface.advertised) };
         await responder.add(service);
         regs.push({ responder, service });
-        once(log, `mDNS: advertising _reachy-mini._tcp on ${iface.address} (\`robotctl robots discover\` lists the robots)`);
+        once(log, `mDNS: advertising _reachy-mini._tcp on ${iface.address} (${suggested(command, 'robots discover')} lists the robots)`);
       } catch (err) {
         if (responder) await releaseResponder(responder);
         if (!(err instanceof MulticastUnavailable)) throw err;

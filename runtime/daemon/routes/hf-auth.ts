@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { suggested } from '../../../lib/command-line.js';
 
 // The real daemon's Hugging Face login routes, the robot-app lock and the
 // private Space install. robotctl's daemon takes its hub token from its
 // environment (HF_TOKEN or `robotctl auth login`), never over HTTP, so the
 // routes that would store a token or run an OAuth flow answer 501 and say so.
 
-const NO_LOGIN = 'robotctl daemon reads the hub token from HF_TOKEN or `robotctl auth login`; it does not take one over HTTP';
-
 export function hfAuthRoutes(app: FastifyInstance, ctx: DaemonContext, install: (spaceUrl: string) => { job_id: string }): void {
+  const NO_LOGIN = `robotctl daemon reads the hub token from HF_TOKEN or ${suggested(ctx.opts.command, 'auth login')}; it does not take one over HTTP`;
   const loggedIn = (): boolean => Boolean(ctx.opts.hubToken);
   app.get('/api/hf-auth/status', async () => ({ is_logged_in: loggedIn(), username: null, source: loggedIn() ? 'environment' : null }));
   app.post('/api/hf-auth/save-token', async () => { throw new HttpError(501, NO_LOGIN); });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { robotctlCommand } from '../../cli/up/command-name.js';
+import { robotctlCommand } from '../../cli/views/command-line.js';
 import { bin, repoRoot } from '../helpers/cli.js';
 
 // What `up` writes for robotctl in the commands it prints: `robotctl` only
