@@ -1,6 +1,7 @@
 import type { StateFile } from '../state/types.js';
 import { heldRevision } from '../state/rollouts.js';
 import type { HeldBack } from './types.js';
+import { suggested, type CommandLine } from '../lib/command-line.js';
 
 // Revisions held back after a failed rollout (state/rollouts.ts): the planner
 // installs none of them, updates to none of them, and starts no app whose
@@ -17,10 +18,13 @@ export function holdCheck(state: StateFile): HoldCheck {
   };
 }
 
-/** One line for people: `hello_app 3a0575e is held back on desk: rollout … failed (…); robotctl rollout retry hello_app tries it again`. */
-export function heldLine(h: Pick<HeldBack, 'app' | 'sha' | 'reason' | 'rollout'>, robots: string[]): string {
+/**
+ * One line for people: `hello_app 3a0575e is held back on desk: rollout … failed (…); `robotctl rollout retry hello_app` tries it again`.
+ * `command`: how the reader runs robotctl (the CLI's view gives it; lib/command-line.ts suggested).
+ */
+export function heldLine(h: Pick<HeldBack, 'app' | 'sha' | 'reason' | 'rollout'>, robots: string[], command?: CommandLine): string {
   return `${h.app} ${shortSha(h.sha)} is held back on ${robots.join(', ')}: rollout ${h.rollout} failed with it (${h.reason}); ` +
-    `\`robotctl rollout retry ${h.app}\` tries it again, a new revision of its Space is tried as usual`;
+    `${suggested(command, `rollout retry ${h.app}`)} tries it again, a new revision of its Space is tried as usual`;
 }
 
 /** The holds grouped by app and revision, each with its robots. */

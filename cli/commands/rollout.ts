@@ -8,6 +8,7 @@ import { parseDuration } from '../session/session.js';
 import { newRolloutView } from '../views/rollout-view.js';
 import { viewType } from '../views/view-type.js';
 import { EXIT } from '../exit-codes.js';
+import { commandLine } from '../views/command-line.js';
 
 // `robotctl rollout history`: the last rollouts the state remembers.
 // `robotctl rollout retry [APP]`: release the revisions held back after a
@@ -50,7 +51,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .action(async (app: string | undefined, o: Common & { lockTimeout: string }) => {
       const timeoutMs = parseDuration(o.lockTimeout, '--lock-timeout');
       await withFileState(io, o, async (store) => {
-        const lock = await store.lock({ timeoutMs, operation: 'rollout retry', onNote: noteTo(io) });
+        const lock = await store.lock({ timeoutMs, operation: 'rollout retry', onNote: noteTo(io), command: commandLine(io) });
         try {
           const state = (await store.read()) ?? newState();
           const log = rolloutLog(state);

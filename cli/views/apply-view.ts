@@ -5,6 +5,7 @@ import { writePlan } from './plan-view.js';
 import { createProgress, type Progress } from './progress.js';
 import { renderReport, reportJson } from './report-view.js';
 import type { ViewType } from './view-type.js';
+import { commandLine } from './command-line.js';
 
 // `robotctl apply`: the plan, the question, progress and the final report.
 // Human: all on stdout. JSON: stdout carries only the report document; the
@@ -29,7 +30,7 @@ const DRY_RUN = '\nDry run: nothing was changed.\n';
 function humanView(io: Io): ApplyView {
   const color = useColor(io);
   return {
-    plan: (p) => writePlan(p, { color }, (text) => io.out(text)),
+    plan: (p) => writePlan(p, { color, command: commandLine(io) }, (text) => io.out(text)),
     say: (text) => io.out(text),
     idle: (p, report, dryRun) => {
       if (dryRun && p.actions.length > 0) io.out(DRY_RUN);
@@ -46,7 +47,7 @@ function humanView(io: Io): ApplyView {
 
 function jsonView(io: Io): ApplyView {
   return {
-    plan: (p) => writePlan(p, {}, (text) => io.err(text)),
+    plan: (p) => writePlan(p, { command: commandLine(io) }, (text) => io.err(text)),
     say: (text) => io.err(text),
     idle: (p, report, dryRun) => {
       if (dryRun && p.actions.length > 0) io.err(DRY_RUN);

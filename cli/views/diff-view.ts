@@ -3,6 +3,8 @@ import { isWebhookAction, type Action, type Plan } from '../../reconciler/types.
 import { palette } from './format.js';
 import { revisionText } from '../../reconciler/revisions.js';
 import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
+import { commandLine } from './command-line.js';
+import type { CommandLine } from '../../lib/command-line.js';
 import type { ViewType } from './view-type.js';
 
 // `robotctl diff`: each drifted resource once, with why. Text or JSON.
@@ -17,7 +19,7 @@ export function newDiffView(type: ViewType, io: Io): DiffView {
   const incomplete = (why: string): void => io.err(`Error: ${why}; drift cannot be ruled out\n`);
   if (type === 'json') return { show: (p) => io.out(diffJson(p)), incomplete };
   const color = useColor(io);
-  return { show: (p) => io.out(renderDiff(p, color)), incomplete };
+  return { show: (p) => io.out(renderDiff(p, color, commandLine(io))), incomplete };
 }
 
 export const DIFF_FORMAT_VERSION = '1.0';
@@ -90,7 +92,7 @@ function robotResources<T>(actions: Action[], from: number, item: (a: Action) =>
   return out;
 }
 
-export function renderDiff(p: Plan, color: boolean): string {
+export function renderDiff(p: Plan, color: boolean, command?: CommandLine): string {
   const c = palette(color);
   const { actions } = p;
   const lines: string[] = ['']; // the header, once the count is known
@@ -112,7 +114,7 @@ export function renderDiff(p: Plan, color: boolean): string {
     : drifted === 0
       ? c.warn('Drift: revisions are held back after a failed rollout:')
       : c.warn(`Drift detected in ${drifted} resource${drifted === 1 ? '' : 's'}:`);
-  for (const g of held) lines.push(`  held back: ${heldLine(g.hold, g.robots)}`);
+  for (const g of held) lines.push(`  held back: ${heldLine(g.hold, g.robots, command)}`);
   if (p.unmanaged.webhooks.length + p.unmanaged.apps.length > 0) {
     lines.push('', `Not managed by this file (left alone): ${p.unmanaged.webhooks.length} webhook(s), ${p.unmanaged.apps.length} app(s).`);
   }

@@ -7,7 +7,7 @@ import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
 import type { ViewType } from './view-type.js';
 import { commandLine } from './command-line.js';
-import { shellWord } from '../../lib/command-line.js';
+import { shellWord, type CommandLine } from '../../lib/command-line.js';
 
 // `robotctl plan`: the human view (Terraform-like) or the JSON plan. Plans
 // never hold a secret, and the human view prints secrets only as the markers
@@ -28,7 +28,7 @@ export function newPlanView(type: ViewType, io: Io): PlanView {
   const color = useColor(io);
   const command = commandLine(io);
   return {
-    show: (p) => writePlan(p, { color }, (text) => io.out(text)),
+    show: (p) => writePlan(p, { color, command }, (text) => io.out(text)),
     saved: (file, configFile) => io.out(`\nSaved the plan to ${file}: apply it with \`${command(`apply -f ${shellWord(configFile)} --plan ${shellWord(file)}`)}\`.\n`),
     incomplete,
   };
@@ -36,6 +36,8 @@ export function newPlanView(type: ViewType, io: Io): PlanView {
 
 export interface RenderOptions {
   color?: boolean;
+  /** How the reader runs robotctl, for the commands a plan suggests (command-line.ts). */
+  command?: CommandLine;
 }
 
 type Paint = (s: string) => string;
@@ -87,7 +89,7 @@ export function writePlan(plan: Plan, opts: RenderOptions, write: (text: string)
     for (const a of actions) line(`  ${paint(SYMBOL[a.type], a.type)} ${robotText(a)} ${ansiGray(paint, `(${a.reason})`)}`);
     line('');
   }
-  for (const text of contextLines(plan)) line(text);
+  for (const text of contextLines(plan, opts.command)) line(text);
   line(summaryLine(plan));
   flush();
 }
@@ -167,7 +169,7 @@ function robotText(a: RobotAction): string {
   }
 }
 
-function contextLines(plan: Plan): string[] {
+function contextLines(plan: Plan, command?: CommandLine): string[] {
   const out: string[] = [];
   const { webhooks, apps } = plan.unmanaged;
   if (webhooks.length + apps.length > 0) {
@@ -178,7 +180,7 @@ function contextLines(plan: Plan): string[] {
   }
   if (plan.hubError !== null) out.push(`Hub not observed, no webhook changes planned: ${plan.hubError}`, '');
   if (plan.unreachable.length > 0) out.push(`Robots not reachable, nothing planned for them: ${plan.unreachable.join(', ')}`, '');
-  for (const g of groupHeld(plan.heldBack)) out.push(`Held back: ${heldLine(g.hold, g.robots)}`, '');
+  for (const g of groupHeld(plan.heldBack)) out.push(`Held back: ${heldLine(g.hold, g.robots, command)}`, '');
   return out;
 }
 

@@ -1,6 +1,8 @@
 import { useColor, type Io } from '../../lib/io.js';
 import type { RolloutLog, RolloutRecord } from '../../state/rollouts.js';
 import { groupHeld, heldLine, shortSha } from '../../reconciler/plan-held.js';
+import { commandLine } from './command-line.js';
+import type { CommandLine } from '../../lib/command-line.js';
 import { duration, palette, type Palette } from './format.js';
 import { formatTable } from './table.js';
 import type { ViewType } from './view-type.js';
@@ -25,7 +27,7 @@ export function newRolloutView(type: ViewType, io: Io): RolloutView {
   }
   const p = palette(useColor(io));
   return {
-    history: (log, limit) => io.out(renderHistory(log, limit, p)),
+    history: (log, limit) => io.out(renderHistory(log, limit, p, commandLine(io))),
     retried: (released, asked) => {
       if (released.length === 0) {
         io.out(asked.length > 0 ? `No revision of ${asked.join(', ')} is held back: nothing to retry.\n` : 'No revision is held back: nothing to retry.\n');
@@ -40,7 +42,7 @@ const OUTCOME_TEXT: Record<RolloutRecord['outcome'], string> = {
   succeeded: 'succeeded', failed: 'failed', rolled_back: 'rolled back', interrupted: 'interrupted',
 };
 
-export function renderHistory(log: RolloutLog, limit: number, p: Palette = palette(false)): string {
+export function renderHistory(log: RolloutLog, limit: number, p: Palette = palette(false), command?: CommandLine): string {
   const shown = log.history.slice(-limit).reverse();
   if (shown.length === 0 && Object.keys(log.held).length === 0) return 'No rollout yet.\n';
   const rows = shown.map((r) => [r.id, r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), r.trigger, revisionsText(r), wavesText(r), paint(r.outcome, p), duration(r.durationMs)]);
@@ -55,7 +57,7 @@ export function renderHistory(log: RolloutLog, limit: number, p: Palette = palet
   const held = Object.entries(log.held);
   if (held.length > 0) {
     lines.push('Held back:');
-    for (const g of groupHeld(held.map(([app, h]) => ({ robot: 'the fleet', app, sha: h.sha, reason: h.reason, rollout: h.rollout })))) lines.push(`  ${heldLine(g.hold, g.robots)}`);
+    for (const g of groupHeld(held.map(([app, h]) => ({ robot: 'the fleet', app, sha: h.sha, reason: h.reason, rollout: h.rollout })))) lines.push(`  ${heldLine(g.hold, g.robots, command)}`);
     lines.push('');
   }
   return `${lines.join('\n')}`;

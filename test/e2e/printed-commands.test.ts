@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type RunningHub } from '../../runtime/hub/server.js';
+import { newState } from '../../state/file.js';
 import { bin, pathWithoutRobotctl, repoRoot, spawnLongRunning } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 import { post } from '../receiver/helpers.js';
@@ -12,9 +13,11 @@ import { fixtures } from '../receiver/fixtures.js';
 // terminal after `npm ci` alone. Each case runs the built CLI (`npm run
 // build` first) with exactly the environment a new terminal has (no
 // inherited variable, a PATH without any robotctl), takes the command line
-// it printed, and runs that line with `bash -c` from the same folder. Then
-// once more with a `robotctl` on the PATH that is this clone's (what `npm
-// link` makes): the lines say `robotctl`, and work too.
+// it printed (the login hint, plan --out's apply line, the receiver's agent
+// line, the state unlock and rollout retry hints, usage lines), and runs that
+// line with `bash -c` from the same folder. Then once more with a `robotctl`
+// on the PATH that is this clone's (what `npm link` makes): the lines say
+// `robotctl`, and work too.
 
 const USER = { name: 'alice', token: 'hf_alice_printed_commands_77' };
 const HOOK_YAML = 'version: 1\nwebhooks:\n  hook:\n    url: https://example.org/printed\n    watched: [user:alice]\n';
@@ -127,6 +130,19 @@ t.test('a state lock that cannot be read: the unlock line it prints breaks it', 
   const unlock = await shell(printed(t, r.stderr, 'run '), dir, env);
   t.equal(unlock.code, 0, unlock.stderr);
   t.equal((await robotctl(['apply', '--yes'], dir, env)).code, 0, 'the lock is gone: apply runs');
+});
+
+t.test('a revision held back: the retry line of rollout history releases it', async (t) => {
+  const sha = 'a0575e3'.padEnd(40, '0');
+  const held = { hello_app: { sha, reason: 'desk: RuntimeError: boom', rollout: 'r-1', at: new Date(0).toISOString() } };
+  const dir = t.testdir({ 'robot.yaml': 'version: 1\n', '.robotctl': { 'state.json': JSON.stringify({ ...newState(), rollouts: { history: [], held } }) } });
+  const env = terminal(dir);
+  const history = await robotctl(['rollout', 'history'], dir, env);
+  t.equal(history.code, 0, history.stderr);
+  t.match(history.stdout, `hello_app a0575e3 is held back on the fleet: rollout r-1 failed with it (desk: RuntimeError: boom); \`${FROM_ELSEWHERE} rollout retry hello_app\` tries it again`);
+  const retry = await shell(printed(t, history.stdout, '(desk: RuntimeError: boom); '), dir, env);
+  t.equal(retry.code, 0, retry.stderr);
+  t.equal(retry.stdout, 'Released hello_app a0575e3: the next apply or agent run installs it again.\n');
 });
 
 t.test('usage hints: from the clone\'s root, and from a folder inside it', async (t) => {

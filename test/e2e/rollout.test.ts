@@ -139,7 +139,7 @@ t.test('rollout history shows it; the revision is held back: diff exits 2 and sa
   t.equal(json.held.hello_app?.sha, shas.v2);
   const diff = await cli(['diff', '-f', 'robot.yaml']);
   t.equal(diff.code, 2, 'held back is drift');
-  t.match(diff.stdout, new RegExp(`held back: hello_app ${short(shas.v2)} is held back on r1, r2, r3: rollout [\\w-]+ failed with it \\(r1: .*RuntimeError: hello_app v2 boom on purpose.*\\); \`robotctl rollout retry hello_app\` tries it again`));
+  t.match(diff.stdout, new RegExp(`held back: hello_app ${short(shas.v2)} is held back on r1, r2, r3: rollout [\\w-]+ failed with it \\(r1: .*RuntimeError: hello_app v2 boom on purpose.*\\); \`(robotctl|node \\S+/bin/robotctl\\.js) rollout retry hello_app\` tries it again`), 'robotctl as it runs here (cli/views/command-line.ts)');
   const before = writes();
   const again = await cli(['apply', '-f', 'robot.yaml', '--yes']);
   t.equal(again.code, 0, again.stdout);
