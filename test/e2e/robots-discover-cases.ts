@@ -83,6 +83,11 @@ t.test('three robots answer: name, URL, daemon version, hardware id, model', asy
   t.match(human.stdout, /NAME +URL +VERSION +HARDWARE ID +MODEL/);
   for (const url of first.urls) t.match(human.stdout, url);
   t.notMatch(human.stdout, /\*/, 'no shared name');
+  // The next step it prints is a command line that works as printed here (cli/views/command-line.ts).
+  const next = /\nNext: (.+?) {3}\(a robots: block to paste into robot\.yaml\)\n/.exec(human.stdout)?.[1] ?? '';
+  t.match(next, /^(robotctl|node bin\/robotctl\.js) robots discover --yaml$/);
+  const yaml = await promisify(execFile)('bash', ['-c', next], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: dir } });
+  t.match(yaml.stdout, /^robots:\n {2}reachy_mini-0:\n/m, 'run in a shell, it prints the robots: block');
 });
 
 t.test('--yaml is a robots: block that robot.yaml takes as it is', async (t) => {
