@@ -104,6 +104,8 @@ t.test('the receiver CLI: the agent line of a delivery runs the agent', async (t
   const file = join(dir, 'robot.yaml'); // the receiver names the file by its absolute path
   const line = printed(t, receiver.stdout(), `would reconcile ${file}; `);
   t.equal(line, `${FROM_ELSEWHERE} agent -f ${file}`);
+  const page = await (await fetch(`${url}/`)).text();
+  t.match(page, `declare the webhook in robot.yaml and run <code>${FROM_ELSEWHERE} apply</code>`, 'its page at / too');
   receiver.child.kill('SIGINT');
   t.equal(await receiver.exited, 0);
 
@@ -143,6 +145,18 @@ t.test('a revision held back: the retry line of rollout history releases it', as
   const retry = await shell(printed(t, history.stdout, '(desk: RuntimeError: boom); '), dir, env);
   t.equal(retry.code, 0, retry.stderr);
   t.equal(retry.stdout, 'Released hello_app a0575e3: the next apply or agent run installs it again.\n');
+});
+
+t.test('the simulated daemon: its login refusal names the command as it runs where it was started', async (t) => {
+  const dir = t.testdir();
+  const daemon = spawnLongRunning(t, ['daemon', '--sim', '--port', '0', '--no-mdns', '--apps-dir', join(dir, 'apps')], terminal(dir), { cwd: repoRoot });
+  await daemon.waitFor('listening on', 30_000);
+  const url = /^listening on (\S+)\n/.exec(daemon.stdout())?.[1] ?? '';
+  const refused = await fetch(`${url}/api/hf-auth/save-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"token":"x"}' });
+  t.equal(refused.status, 501);
+  t.match(await refused.text(), 'reads the hub token from HF_TOKEN or `node bin/robotctl.js auth login`; it does not take one over HTTP');
+  daemon.child.kill('SIGTERM');
+  t.equal(await daemon.exited, 0);
 });
 
 t.test('usage hints: from the clone\'s root, and from a folder inside it', async (t) => {
