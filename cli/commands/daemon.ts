@@ -123,7 +123,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--apps-dir <dir>', 'apps virtual environment and metadata (default ~/.local/share/robotctl/apps)')
     .option('--hub <url>', 'hub that huggingface.co Space URLs download from (default $HF_ENDPOINT or https://huggingface.co); a Space URL on another host is downloaded from that host')
     .option('--stop-timeout <seconds>', 'how long a stopping app gets before it is killed', '20')
-    .option('--startup-app <name>', 'app to start when the daemon starts (default: the saved startup app)')
+    .option('--startup-app <name>', 'set the saved startup app (what PUT /api/apps/startup-app sets; robot.yaml\'s startup_app replaces it once applied) and start it with the daemon')
     .option('--python <python>', 'Python used to create the apps virtual environment', 'python3')
     .option('--offline', 'install apps without a package index (also automatic when PIP_NO_INDEX is set or the index does not answer within 3 s)')
     .option('--app-env <name>', 'give apps this variable of the daemon\'s environment too (repeatable); apps otherwise get only PATH, HOME, locale, HF_ENDPOINT and the SDK\'s own, never a token or password', (v: string, acc: string[]) => [...acc, v], [] as string[])

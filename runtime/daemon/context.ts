@@ -38,8 +38,13 @@ export interface DaemonOptions {
   log?: (line: string) => void;
   /** The environment apps and pip take theirs from, without its secrets (lib/app-env.ts; default: this process's). */
   env?: NodeJS.ProcessEnv;
-  /** Answer like the real Reachy Mini daemon where it differs (tests of robotctl against a real robot; like-real.ts). */
-  likeRealDaemon?: boolean;
+  /**
+   * robotctl's extensions to the real daemon's answers (default true): local
+   * (`path:`) installs, `robotctl_simulator` in the status, the source and
+   * revision of each installed app in its listing. false: exactly what
+   * Pollen's daemon answers, for tests of robotctl against a real robot.
+   */
+  robotctlExtensions?: boolean;
   /** Install without a package index even if one answers (`--offline`). */
   offline?: boolean;
   /** Advertise over mDNS as the real daemon does (mdns/); off unless asked: `robotctl daemon --sim` and `up` ask. */
@@ -88,8 +93,8 @@ export interface DaemonContext {
   holdRunningNote(): void;
   /** Clean exit: nothing runs any more, so the note goes and no later write recreates it. */
   dropRunningNote(): Promise<void>;
-  /** Install/remove/update jobs run one after the other. */
-  serial<T>(work: () => Promise<T>): Promise<T>;
+  /** opts.robotctlExtensions, defaulted. */
+  extensions: boolean;
   /** The daemon's version and releases (update/). */
   release: SimRelease;
   hardwareId: string | null;
@@ -129,7 +134,6 @@ export function createContext(opts: DaemonOptions): DaemonContext {
   };
   const sitePackages = async (): Promise<string | null> => (await existing())?.sitePackages ?? null;
   const installed = installedCache(opts.appsDir, sitePackages, (site) => store.installed(site));
-  let chain: Promise<unknown> = Promise.resolve();
   // One client per hub a Space came from (space-host.ts): the configured one, with its token, and any other host, without.
   const hubs = new Map<string, Promise<HubClient>>();
   const hubClient = (url: string | null | undefined) => (): Promise<HubClient> => {
@@ -173,11 +177,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       hubs.clear();
       await Promise.all(made.map(async (m) => (await m).close()));
     },
-    serial: <T>(work: () => Promise<T>): Promise<T> => {
-      const next = chain.then(work, work);
-      chain = next.catch(() => {});
-      return next;
-    },
+    extensions: opts.robotctlExtensions !== false,
     release: simRelease(opts.release ?? {}, opts.installSource),
     hardwareId: opts.hardwareId !== undefined ? opts.hardwareId : simHardwareId(opts.appsDir),
     // Built alone, nothing restarts the daemon: an update changes its version in place.

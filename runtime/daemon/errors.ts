@@ -12,10 +12,23 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An uncaught exception in the real daemon: FastAPI answers 500 with the
+ * plain-text body `Internal Server Error` and only its log says why (spec §9
+ * Names: a start of an app no entry point names). The simulator answers the
+ * same, so robotctl's handling of it is tested; the reason goes to the log.
+ */
+export class PlainServerError extends Error {
+  constructor(readonly logLine: string) {
+    super(logLine);
+    this.name = 'PlainServerError';
+  }
+}
+
 export const Errors = {
   appAlreadyRunning: () => new HttpError(400, 'An app is already running'),
   noAppRunning: () => new HttpError(400, 'No app is currently running'),
-  unknownApp: (name: string) => new HttpError(404, `No entry point found for app '${name}'`),
+  unknownApp: (name: string) => new PlainServerError(`No entry point found for app '${name}'`),
   notInstalled: (name: string) => new HttpError(400, `App '${name}' is not installed`),
   notInstallable: (kind: string) => new HttpError(400, `source_kind '${kind}' is not installable via the API`),
   jobNotFound: () => new HttpError(404, 'Job ID not found'),
@@ -78,9 +91,13 @@ export function validationDetail(req: FastifyRequest, err: FastifyError): unknow
   });
 }
 
-export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) => {
+export function installErrorHandlers(app: FastifyInstance, log: (line: string) => void = () => {}): void {
+  app.setErrorHandler((err: FastifyError | HttpError | PlainServerError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ detail: err.detail });
+    if (err instanceof PlainServerError) {
+      log(`${req.method} ${req.url.split('?')[0] ?? ''}: ${err.logLine}`);
+      return reply.code(500).type('text/plain; charset=utf-8').send('Internal Server Error');
+    }
     if (err.validation) return reply.code(422).send({ detail: validationDetail(req, err) });
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.statusCode === 400) {
       return reply.code(422).send({ detail: [{ type: 'json_invalid', loc: ['body'], msg: err.message, input: null }] });

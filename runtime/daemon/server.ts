@@ -1,4 +1,3 @@
-import { behaveLikeRealDaemon } from './like-real.js';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
 import { createContext, type DaemonContext, type DaemonOptions } from './context.js';
@@ -83,7 +82,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   // Frames of the SDK protocol are a few hundred bytes; ws's default (100 MiB)
   // let four clients take 700 MB of the daemon (issue 29.7). Larger: close 1009.
   await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } });
-  installErrorHandlers(app);
+  installErrorHandlers(app, ctx.log);
   // A callback hook, not an async one: no promise per request on a robot's every call.
   app.addHook('onRequest', (req, _reply, done) => {
     ctx.stats.requests++;
@@ -118,7 +117,6 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
     await Promise.race([ctx.jobs.drain(), new Promise((r) => setTimeout(r, 5000).unref())]);
     await ctx.closeHub();
   });
-  if (opts.likeRealDaemon) behaveLikeRealDaemon(app);
   appsRoutes(app, ctx);
   appStateRoutes(app, ctx);
   jobRoutes(app, ctx);

@@ -35,8 +35,15 @@ export const BOOT_MS = 300;
 
 type Build = (opts: DaemonOptions) => Promise<FastifyInstance>;
 
+/**
+ * `--startup-app NAME` sets the saved startup app, the value `PUT
+ * /api/apps/startup-app` sets (robot.yaml's `startup_app:`, once applied,
+ * replaces it); null starts none this time and keeps the saved one.
+ */
 async function startStartupApp(ctx: DaemonContext): Promise<void> {
-  const name = ctx.opts.startupApp !== undefined ? ctx.opts.startupApp : await ctx.store.startupApp();
+  if (ctx.opts.startupApp === null) return;
+  if (ctx.opts.startupApp !== undefined) await ctx.store.setStartupApp(ctx.opts.startupApp);
+  const name = await ctx.store.startupApp();
   if (!name) return;
   try {
     await ctx.apps.start(name);

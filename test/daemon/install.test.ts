@@ -73,7 +73,7 @@ t.test('install from a Space: job logs in order, listed with its sha, runs', asy
   t.same(await pair.client.checkUpdates(), [{ app_name: 'hello_space', space_id: 'demo/hello_space', installed_sha: info?.extra.installed_sha, latest_sha: info?.extra.installed_sha, update_available: false }]);
 });
 
-t.test('an app whose entry point differs from its Space name is listed and started by the Space name (#717)', async (t) => {
+t.test('an app is named by its entry point, not the Space name (spec §9 Names, #717)', async (t) => {
   await hub.createRepo('demo', 'space', 'demo/fancy_space', { sdk: 'static' });
   await pushSpace('demo/fancy_space', makeApp(join(root, 'fancy'), 'fancy_space', MARKER_BODY, { pkg: 'fancy_pkg', entry: 'other_entry', marker: 'fancy' }));
   // the seed's install body {"url": …} is accepted too
@@ -81,12 +81,14 @@ t.test('an app whose entry point differs from its Space name is listed and start
   const { job_id } = (await res.json()) as { job_id: string };
   await until(async () => ((await (await fetch(`${pair.daemon.url}/api/apps/job-status/${job_id}`)).json()) as { status: string }).status === 'done', 60_000, 'install');
   const names = (await pair.client.listInstalled()).map((a) => a.name).sort();
-  t.same(names, ['fancy_space', 'hello_space']);
-  t.equal(await runMarker('fancy_space'), 'fancy');
-  t.equal(await runMarker('other_entry'), 'fancy', 'the entry-point name works too');
+  t.same(names, ['hello_space', 'other_entry'], 'listed by the entry point, never by the Space name');
+  const bySpace = await fetch(`${pair.daemon.url}/api/apps/start-app/fancy_space`, { method: 'POST' });
+  t.equal(bySpace.status, 500, 'the Space name is no app: a plain 500');
+  t.equal(await bySpace.text(), 'Internal Server Error');
+  t.equal(await runMarker('other_entry'), 'fancy', 'the entry-point name starts it');
 });
 
-t.test('update when the Space changed; refused while running; check-updates sees it', async (t) => {
+t.test('update reinstalls as the real daemon does: uninstall, then pip --force-reinstall, whether or not the Space changed (spec §9)', async (t) => {
   await pushSpace('demo/hello_space', makeApp(join(root, 'v2'), 'hello_space', MARKER_BODY, { marker: 'v2' }));
   const u = (await pair.client.checkUpdates()).find((x) => x.app_name === 'hello_space');
   t.equal(u?.update_available, true);
@@ -96,29 +98,31 @@ t.test('update when the Space changed; refused while running; check-updates sees
   await pair.client.stopCurrentApp();
   rmSync(join(appsDir, 'hold'));
   const job = await pair.client.update('hello_space');
-  t.ok(job.logs.some((l) => l.startsWith("Updating 'hello_space' from ")));
+  t.same(job.logs.slice(0, 2), ["Updating app 'hello_space' from demo/hello_space", "Uninstalling old version of 'hello_space'"]);
+  t.ok(job.logs.some((l) => l.startsWith('Running command: ') && l.includes('--force-reinstall')), job.logs.join('\n'));
+  t.same(job.logs.slice(-2), ["Successfully updated 'hello_space'", "Job 'update' completed successfully"]);
   t.equal(await runMarker('hello_space'), 'v2');
   const again = await pair.client.update('hello_space');
-  t.match(again.logs, [/^App 'hello_space' is already up to date/]);
+  t.ok(again.logs.some((l) => l.includes('--force-reinstall')), 'an unchanged Space is reinstalled all the same');
 });
 
-t.test('a failed install keeps the previous version working, with the logs in the error', async (t) => {
+t.test('a failed install over the app keeps the previous version working, with the logs in the error', async (t) => {
   const broken = makeApp(join(root, 'v3'), 'hello_space', MARKER_BODY, { marker: 'v3' });
   const f = treeFiles(broken);
   f['pyproject.toml'] = 'this is [not toml';
   await hub.commit('demo', 'space', 'demo/hello_space', f);
-  const err = await pair.client.update('hello_space').then(() => null, (e: unknown) => e);
+  const err = await pair.client.install({ name: 'hello_space', source_kind: 'hf_space', description: '', url: spaceUrl('demo/hello_space'), extra: {} }).then(() => null, (e: unknown) => e);
   t.ok(err instanceof DaemonError);
   t.match(err, { code: 'job_failed' });
   const logsOf = (err as DaemonError).logs;
   t.ok(logsOf.includes("Failed to install app 'hello_space'"));
-  t.match(logsOf[logsOf.length - 1], /^Job 'update' failed with error: /);
+  t.match(logsOf[logsOf.length - 1], /^Job 'install' failed with error: /);
   t.equal(await runMarker('hello_space'), 'v2');
 });
 
 t.test('an install interrupted by a daemon shutdown keeps the previous version', async (t) => {
   await pushSpace('demo/hello_space', makeApp(join(root, 'v4'), 'hello_space', MARKER_BODY, { marker: 'v4' }));
-  const res = await fetch(`${pair.daemon.url}/api/apps/update/hello_space`, { method: 'POST' });
+  const res = await fetch(`${pair.daemon.url}/api/apps/install`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hello_space', source_kind: 'hf_space', url: spaceUrl('demo/hello_space') }) });
   const { job_id } = (await res.json()) as { job_id: string };
   // Follow the job on its WebSocket and pull the plug once pip runs.
   const ws = new WebSocket(`${pair.daemon.url.replace('http', 'ws')}/api/apps/ws/apps-manager/${job_id}`);
@@ -127,7 +131,7 @@ t.test('an install interrupted by a daemon shutdown keeps the previous version',
     frames.push(m.toString());
     if (m.toString().startsWith('Running command: ')) resolve();
   }));
-  t.match(JSON.parse(frames.find((f) => f.startsWith('{')) ?? '{}'), { command: 'update', status: 'in_progress' });
+  t.match(JSON.parse(frames.find((f) => f.startsWith('{')) ?? '{}'), { command: 'install', status: 'in_progress' });
   await closePair(pair);
   ws.close();
   pair = await daemonPair(appsDir, { hubEndpoint: hub.url, log: (l) => logs.push(l) });
@@ -136,21 +140,21 @@ t.test('an install interrupted by a daemon shutdown keeps the previous version',
 });
 
 t.test('job WebSocket: a finished job sends its final state at once; unknown id', async (t) => {
-  const job = await pair.client.remove('fancy_space');
-  t.same(job.logs, ["Removing app 'fancy_space'", "Successfully uninstalled 'fancy_space'", "Job 'remove' completed successfully"]);
-  const { job_id } = (await (await fetch(`${pair.daemon.url}/api/apps/remove/fancy_space`, { method: 'POST' })).json()) as { job_id: string };
+  const job = await pair.client.remove('other_entry');
+  t.same(job.logs, ["Removing app 'other_entry'", "Successfully uninstalled 'other_entry'", "Job 'remove' completed successfully"]);
+  const { job_id } = (await (await fetch(`${pair.daemon.url}/api/apps/remove/other_entry`, { method: 'POST' })).json()) as { job_id: string };
   await until(async () => ((await (await fetch(`${pair.daemon.url}/api/apps/job-status/${job_id}`)).json()) as { status: string }).status === 'failed', 5000, 'failed');
   const ws = new WebSocket(`${pair.daemon.url.replace('http', 'ws')}/api/apps/ws/apps-manager/${job_id}`);
   const frames: string[] = [];
   ws.on('message', (m) => frames.push(m.toString()));
   await new Promise((r) => ws.on('close', r));
-  t.same(frames.slice(0, 1), ["Job 'remove' failed with error: App 'fancy_space' is not installed"]);
-  t.same(JSON.parse(frames[1] ?? '{}'), { command: 'remove', status: 'failed', logs: ["Job 'remove' failed with error: App 'fancy_space' is not installed"] });
+  t.same(frames.slice(0, 1), ["Job 'remove' failed with error: Cannot uninstall app 'other_entry': it is not installed"]);
+  t.same(JSON.parse(frames[1] ?? '{}'), { command: 'remove', status: 'failed', logs: ["Job 'remove' failed with error: Cannot uninstall app 'other_entry': it is not installed"] });
   const bad = new WebSocket(`${pair.daemon.url.replace('http', 'ws')}/api/apps/ws/apps-manager/nope`);
   const msg = await new Promise<string>((r) => bad.once('message', (m) => r(m.toString())));
   t.same(JSON.parse(msg), { error: 'Job ID not found' });
   t.equal(existsSync(join(appsDir, 'apps', 'fancy_space')), false);
-  await t.rejects(pair.client.startApp('fancy_space'), { code: 'app_not_found' });
+  await t.rejects(pair.client.startApp('other_entry'), { code: 'app_not_found' });
 });
 
 t.test('local installs cannot be updated from the hub; startup app', async (t) => {

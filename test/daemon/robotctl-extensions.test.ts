@@ -22,7 +22,7 @@ t.test('an install that names a revision installs that commit; Pollen\'s daemon 
   const v1 = (await hub.commit(USER.name, 'space', 'demo/hello_app', appFiles('hello_app', QUIET_BODY, { marker: 'v1' }), 'v1')).commitOid;
   const v2 = (await hub.commit(USER.name, 'space', 'demo/hello_app', appFiles('hello_app', QUIET_BODY, { marker: 'v2' }), 'v2')).commitOid;
   const sim = await simDaemon(t, join(dir, 'sim'), { hubEndpoint: hub.url, hubToken: USER.token });
-  const real = await simDaemon(t, join(dir, 'real'), { hubEndpoint: hub.url, hubToken: USER.token, likeRealDaemon: true });
+  const real = await simDaemon(t, join(dir, 'real'), { hubEndpoint: hub.url, hubToken: USER.token, robotctlExtensions: false });
   const clients = [createDaemonClient({ baseUrl: sim.url, jobTimeoutMs: 120_000 }), createDaemonClient({ baseUrl: real.url, jobTimeoutMs: 120_000 })];
   t.teardown(async () => { for (const c of clients) await c.close(); });
   const [simClient, realClient] = clients as [typeof clients[0], typeof clients[0]];
@@ -54,7 +54,7 @@ t.test('the app-state socket pushes each change; the driver follows it, or polls
   await hub.createRepo(USER.name, 'space', 'demo/quiet_app', { sdk: 'static' });
   await hub.commit(USER.name, 'space', 'demo/quiet_app', appFiles('quiet_app', QUIET_BODY), 'v1');
   for (const likeReal of [false, true]) {
-    const daemon = await simDaemon(t, join(dir, likeReal ? 'real' : 'sim'), { hubEndpoint: hub.url, hubToken: USER.token, likeRealDaemon: likeReal, stopTimeoutMs: 5000 });
+    const daemon = await simDaemon(t, join(dir, likeReal ? 'real' : 'sim'), { hubEndpoint: hub.url, hubToken: USER.token, robotctlExtensions: !likeReal, stopTimeoutMs: 5000 });
     const client = createDaemonClient({ baseUrl: daemon.url, jobTimeoutMs: 120_000 });
     t.teardown(() => client.close());
     await client.install({ name: 'quiet_app', source_kind: 'hf_space', description: '', url: `${hub.url}/spaces/demo/quiet_app`, extra: {} });

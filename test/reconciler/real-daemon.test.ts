@@ -17,7 +17,7 @@ import { QUIET_BODY, appFiles } from '../helpers/python-apps.js';
 import { app, config, pathApp } from './plan-fixtures.js';
 
 // Issue 11.5: apply against a daemon that behaves like the real Reachy Mini
-// daemon (the simulator's likeRealDaemon option): a path: app is refused at
+// daemon (the simulator with robotctlExtensions: false): a path: app is refused at
 // plan time, a source: on another host is refused, an installed app found
 // with the state lost is adopted (updated in place, not reinstalled), and
 // the real daemon's plain 500 for an unknown app reads as "not installed".
@@ -32,7 +32,7 @@ function onRobot(cfg: Config, url: string): Config {
 
 t.test('a path: app for a robot that is not robotctl\'s simulator fails at plan time, saying what to do', async (t) => {
   const dir = t.testdir();
-  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, likeRealDaemon: true });
+  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, robotctlExtensions: false });
   const sim = await startDaemon({ appsDir: join(dir, 'sim'), sim: true, port: 0 });
   const clients = [createDaemonClient({ baseUrl: real.url }), createDaemonClient({ baseUrl: sim.url })];
   t.teardown(async () => { for (const c of clients) await c.close(); await real.close(); await sim.close(); });
@@ -65,7 +65,7 @@ t.test('a source: on another host than the hub is refused with a clear message',
 
 t.test('the real daemon\'s plain 500 for an unknown app is "not installed", found by the installed list, never retried', async (t) => {
   const dir = t.testdir();
-  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, likeRealDaemon: true });
+  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, robotctlExtensions: false });
   const proxy = await startFaultProxy(real.url, () => null);
   const client = createDaemonClient({ baseUrl: proxy.url });
   t.teardown(async () => { await client.close(); await proxy.close(); await real.close(); });
@@ -79,7 +79,7 @@ t.test('the real daemon\'s plain 500 for an unknown app is "not installed", foun
 t.test('with the state lost, an app installed under the same name is adopted and updated in place, not reinstalled', async (t) => {
   const dir = t.testdir();
   const hub = await startHub({ users: [USER] });
-  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, likeRealDaemon: true, hubEndpoint: hub.url, hubToken: USER.token });
+  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, robotctlExtensions: false, hubEndpoint: hub.url, hubToken: USER.token });
   const proxy = await startFaultProxy(real.url, () => null);
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
   const daemon = createDaemonClient({ baseUrl: proxy.url, jobTimeoutMs: 300_000 });

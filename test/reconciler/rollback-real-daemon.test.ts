@@ -14,7 +14,7 @@ import { until } from '../helpers/wait.js';
 import { app, config } from './plan-fixtures.js';
 
 // A rollback on a daemon that answers as Pollen's does (the simulator with
-// likeRealDaemon): it installs a Space's head only, so the failed canary
+// robotctlExtensions: false): it installs a Space's head only, so the failed canary
 // runs its previous app again, the revision that could not be restored is
 // said in its report, and the failing revision is held back: not started
 // again on the next plan.
@@ -24,7 +24,7 @@ const USER = { name: 'alice', token: 'hf_alice_rollback_real_token_31' };
 t.test('Pollen\'s daemon: the previous active app runs again, the revision it could not restore is reported', async (t) => {
   const dir = t.testdir();
   const hub = await startHub({ users: [USER] });
-  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, likeRealDaemon: true, hubEndpoint: hub.url, hubToken: USER.token, startupApp: null, stopTimeoutMs: 5000 });
+  const real = await startDaemon({ appsDir: join(dir, 'real'), sim: true, port: 0, robotctlExtensions: false, hubEndpoint: hub.url, hubToken: USER.token, startupApp: null, stopTimeoutMs: 5000 });
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
   const daemon = createDaemonClient({ baseUrl: real.url, jobTimeoutMs: 300_000 });
   t.teardown(async () => { await daemon.close(); await hubClient.close(); await real.close(); await hub.close(); });

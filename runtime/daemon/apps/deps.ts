@@ -20,7 +20,7 @@ async function distNames(dir: string): Promise<Set<string>> {
 }
 
 /** Requires-Dist requirements (without extras-only ones) of the distributions in dir (or of the one named `dist`). */
-async function required(dir: string, dist?: string): Promise<{ name: string; spec: string }[]> {
+export async function declaredRequirements(dir: string, dist?: string): Promise<{ name: string; spec: string }[]> {
   const out: { name: string; spec: string }[] = [];
   for (const d of await readdir(dir)) {
     const meta = join(dir, d, 'METADATA');
@@ -41,5 +41,5 @@ export async function missingRequirements(versionDir: string, sitePackages: stri
     for (const n of await distNames(dir)) have.add(n);
   }
   const seen = new Set<string>();
-  return (await required(versionDir, dist)).filter((r) => !have.has(normName(r.name)) && !seen.has(r.spec) && seen.add(r.spec));
+  return (await declaredRequirements(versionDir, dist)).filter((r) => !have.has(normName(r.name)) && !seen.has(r.spec) && seen.add(r.spec));
 }

@@ -24,14 +24,14 @@ export interface PipContext {
   log: (line: string) => void;
 }
 
-const REAL_SDK = 'reachy_mini';
+export const REAL_SDK = 'reachy_mini';
 
 /** pip flags for the mode: offline builds use the venv's setuptools and wheel. */
 export function modeFlags(mode: IndexMode): string[] {
   return mode.online ? [] : ['--no-index', '--no-build-isolation'];
 }
 
-async function pip(ctx: PipContext, args: string[]): Promise<void> {
+export async function pip(ctx: PipContext, args: string[]): Promise<void> {
   ctx.log(`Running command: ${ctx.venv.python} -m pip ${args.join(' ')}`);
   await runCommand(ctx.venv.python, ['-m', 'pip', ...args], { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) });
 }
@@ -41,17 +41,17 @@ async function pip(ctx: PipContext, args: string[]): Promise<void> {
 // made once per machine (installed-tree.ts) and copied into each venv, as
 // pip would write it (over any file already there). Measured in the test
 // suite: eleven venvs, each a pip run of about 1-2 s of CPU, before.
-async function installStandIn(ctx: PipContext): Promise<void> {
+export async function installStandIn(ctx: PipContext, force = false): Promise<void> {
   ctx.log(`reachy-mini cannot be installed offline: installing robotctl's stand-in from ${sdkDir()} (import name reachy_mini, same /ws/sdk protocol)`);
   const stage = await stagingCopy(sdkDir(), 'standin');
   try {
     const offline = ['--no-index', '--no-build-isolation'];
     const flags = [...offline, '--no-deps'];
     const run = { onLine: ctx.log, signal: ctx.signal, marker: ctx.marker, env: pipEnv(ctx.env) };
-    const tree = await sharedInstall({ python: ctx.venv.python, src: stage.dir, flags, target: ctx.venv.sitePackages, run });
+    const tree = force ? null : await sharedInstall({ python: ctx.venv.python, src: stage.dir, flags, target: ctx.venv.sitePackages, run });
     if (tree && await copiedFrom(tree, ctx.venv.sitePackages, { overwrite: true })) return;
     const wheel = await wheelFor({ python: ctx.venv.python, src: stage.dir, flags: offline, run });
-    await pip(ctx, ['install', ...flags, wheel]);
+    await pip(ctx, ['install', ...flags, ...(force ? ['--force-reinstall'] : []), wheel]);
   } finally {
     await stage.cleanup();
   }

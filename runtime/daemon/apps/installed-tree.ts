@@ -35,6 +35,8 @@ export interface TreeInstall {
   /** The version folder to fill (it must not exist yet). */
   target: string;
   run: RunOptions;
+  /** An update's reinstall: pip builds and installs again, nothing shared is reused. */
+  force?: boolean;
 }
 
 async function pipInstall(install: TreeInstall, target: string): Promise<void> {
@@ -108,6 +110,7 @@ export async function sharedInstall(install: TreeInstall): Promise<string | null
 
 /** Fills install.target with what `pip install --target` of the source puts there. */
 export async function installSource(install: TreeInstall): Promise<void> {
+  if (install.force) return pipInstall({ ...install, flags: [...install.flags, '--force-reinstall'] }, install.target);
   const shared = await sharedInstall(install);
   if (shared && await copiedFrom(shared, install.target)) return;
   await rm(install.target, { recursive: true, force: true });

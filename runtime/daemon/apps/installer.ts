@@ -8,6 +8,8 @@ import { atomicWrite } from '../../../lib/atomic-write.js';
 import { entryPointsIn, PTH_PREFIX } from './entry-points.js';
 import { checkAppName, confined } from './names.js';
 import { installDependencies, modeFlags } from './install-deps.js';
+import { reinstallDependencies } from './reinstall-deps.js';
+import { withSnapshot } from './snapshot-guard.js';
 import type { IndexMode } from '../../../lib/python-apps/package-index.js';
 import { pipEnv } from '../../../lib/python-apps/run.js';
 import { customAppUrl } from './custom-url.js';
@@ -45,7 +47,12 @@ export function pthPath(venv: Venv, name: string): string {
   return confined(venv.sitePackages, `${PTH_PREFIX}${checkAppName(name, 'app name')}.pth`);
 }
 
-async function pipInstallVersion(deps: InstallDeps, name: string, src: string, versionId: string, log: Log): Promise<{ dir: string; entries: string[]; venv: Venv }> {
+/** An update's reinstall: nothing reused, dependencies reinstalled too (`pip install --force-reinstall`). */
+export interface InstallMode {
+  force?: boolean;
+}
+
+async function pipInstallVersion(deps: InstallDeps, name: string, src: string, versionId: string, log: Log, how: InstallMode = {}): Promise<{ dir: string; entries: string[]; venv: Venv }> {
   const venv = await deps.venv();
   const root = deps.store.versionsDir(name);
   await mkdir(root, { recursive: true });
@@ -58,10 +65,12 @@ async function pipInstallVersion(deps: InstallDeps, name: string, src: string, v
   const run = { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) };
   try {
     const flags = [...(noIndex ? [noIndex] : []), '--no-deps', ...(noIsolation ? [noIsolation] : [])];
-    await installSource({ python: venv.python, src, flags, target: partial, run });
+    await installSource({ python: venv.python, src, flags, target: partial, run, ...(how.force ? { force: true } : {}) });
     const entries = (await entryPointsIn(partial)).map((e) => e.name);
     if (entries.length === 0) throw new Error(`the package declares no entry point in group 'reachy_mini_apps'`);
-    await installDependencies({ venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log }, name, partial);
+    const pipCtx = { venv, mode, env: deps.env, signal: deps.signal, marker: deps.marker, log };
+    if (how.force) await reinstallDependencies(pipCtx, name, partial);
+    else await installDependencies(pipCtx, name, partial);
     const dir = confined(root, versionId);
     await rename(partial, dir);
     return { dir, entries, venv };
@@ -83,11 +92,26 @@ async function collectGarbage(deps: InstallDeps, name: string): Promise<void> {
 
 async function activate(deps: InstallDeps, venv: Venv, record: AppRecord, log: Log): Promise<void> {
   const previous = await deps.store.record(record.info.name);
+  await replaceSamePackage(deps, venv, record);
   record.custom_app_url = await customAppUrl(record.version_dir);
   await atomicWrite(pthPath(venv, record.info.name), `${record.version_dir}\n`);
   await deps.store.saveRecord(record);
   if (previous && previous.version_dir !== record.version_dir) await rm(previous.version_dir, { recursive: true, force: true });
   log(`Successfully installed '${record.info.name}' in ${venv.dir}`);
+}
+
+/**
+ * pip replaces an installed distribution of the same name: an earlier install
+ * under another request name that registered the same entry points goes, so
+ * one entry point never names two installs.
+ */
+async function replaceSamePackage(deps: InstallDeps, venv: Venv, record: AppRecord): Promise<void> {
+  for (const other of await deps.store.records()) {
+    if (other.info.name === record.info.name || !other.entry_points.some((e) => record.entry_points.includes(e))) continue;
+    await rm(pthPath(venv, other.info.name), { force: true });
+    await deps.store.dropRecord(other.info.name);
+    await rm(deps.store.versionsDir(other.info.name), { recursive: true, force: true });
+  }
 }
 
 function safeJoin(root: string, rel: string): string {
@@ -97,7 +121,7 @@ function safeJoin(root: string, rel: string): string {
 }
 
 /** `known`: the Space's snapshot when the caller has just read it (an update compares shas first). */
-export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Log, known?: SpaceSnapshot): Promise<AppRecord> {
+export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Log, known?: SpaceSnapshot, how: InstallMode = {}): Promise<AppRecord> {
   const url = info.url ?? '';
   const repoId = spaceIdFromUrl(url);
   log(`Downloading HuggingFace Space: ${repoId}`);
@@ -117,7 +141,8 @@ export async function installFromSpace(deps: InstallDeps, info: AppInfo, log: Lo
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-    const v = await pipInstallVersion(deps, info.name, stage.dir, `${snap.sha.slice(0, 12)}-${Date.now()}`, log);
+    const v = await withSnapshot(deps.store, `${repoId}@${snap.sha}`, info.name, log,
+      () => pipInstallVersion(deps, info.name, stage.dir, `${snap.sha.slice(0, 12)}-${Date.now()}`, log, how));
     const record: AppRecord = {
       info: { ...info, source_kind: 'hf_space', description: info.description ?? '', extra: info.extra ?? {} },
       source_kind: 'hf_space', source: url, space_id: repoId, installed_sha: snap.sha, space_url: snap.url,

@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
 import type { AppInfo, AppUpdateInfo } from '../../../lib/wire/daemon.js';
-import { installFromPath, installFromSpace, pthPath, type InstallDeps } from './installer.js';
+import { installFromPath, installFromSpace, pthPath, type InstallDeps, type InstallMode } from './installer.js';
 import { pipEnv, runCommand } from '../../../lib/python-apps/run.js';
 import type { SpaceSnapshot } from './space-source.js';
-import type { AppStore } from './store.js';
+import type { AppStore, InstalledApp } from './store.js';
+import type { Venv } from '../../../lib/python-apps/venv.js';
 import { requestedRevision, withoutRevision } from './revision.js';
 import { spaceIdFromUrl } from '../../../lib/space-id.js';
 
@@ -18,11 +19,11 @@ export interface OpsDeps extends InstallDeps {
   isBusy: (name: string) => boolean;
 }
 
-export async function install(deps: OpsDeps, request: AppInfo, log: Log, known?: SpaceSnapshot): Promise<void> {
+export async function install(deps: OpsDeps, request: AppInfo, log: Log, known?: SpaceSnapshot, how: InstallMode = {}): Promise<void> {
   const info = withoutRevision(request);
   try {
     if (info.source_kind === 'local') await installFromPath(deps, info, log);
-    else await installFromSpace(deps, info, log, known ?? await atRevision(deps, request));
+    else await installFromSpace(deps, info, log, known ?? await atRevision(deps, request), how);
   } catch (err) {
     log(`Failed to install app '${info.name}'`);
     throw err;
@@ -36,12 +37,19 @@ async function atRevision(deps: OpsDeps, request: AppInfo): Promise<SpaceSnapsho
   return deps.spaces().snapshot(spaceIdFromUrl(request.url ?? ''), deps.signal, revision);
 }
 
+/** `name` is only compared with the installed entry points: it never reaches the filesystem. */
 export async function remove(deps: OpsDeps, name: string, log: Log): Promise<void> {
   if (deps.isBusy(name)) throw new Error(`Cannot remove '${name}' while it is running. Please stop it first.`);
   const venv = await deps.existingVenv();
   const app = venv ? await deps.store.find(venv.sitePackages, name) : null;
-  if (!venv || !app) throw new Error(`App '${name}' is not installed`);
+  // The real daemon's words: the request is answered 200 and the job fails (spec §9 Remove).
+  if (!venv || !app) throw new Error(`Cannot uninstall app '${name}': it is not installed`);
   log(`Removing app '${name}'`);
+  await uninstall(deps, venv, app, log);
+  log(`Successfully uninstalled '${name}'`);
+}
+
+async function uninstall(deps: OpsDeps, venv: Venv, app: InstalledApp, log: Log): Promise<void> {
   if (app.record) {
     // The .pth goes first: from then on the app is gone even if the rest is interrupted.
     await rm(pthPath(venv, app.record.info.name), { force: true });
@@ -52,24 +60,30 @@ export async function remove(deps: OpsDeps, name: string, log: Log): Promise<voi
     log(`Running command: ${venv.python} ${args.join(' ')}`);
     await runCommand(venv.python, args, { onLine: log, signal: deps.signal, marker: deps.marker, env: pipEnv(deps.env) });
   }
-  log(`Successfully uninstalled '${name}'`);
 }
 
+/**
+ * The real daemon's update (its app manager's update_app): uninstall, then
+ * `pip install --force-reinstall` of the Space's latest revision with every
+ * dependency, whether or not the Space changed. A failure leaves the app
+ * uninstalled, as there. robotctl redeploys with an install over the app
+ * instead (docs/decisions.md).
+ */
 export async function update(deps: OpsDeps, name: string, log: Log): Promise<void> {
   const venv = await deps.existingVenv();
   const app = venv ? await deps.store.find(venv.sitePackages, name) : null;
-  if (!app) throw new Error(`App '${name}' is not installed`);
-  const record = app.record;
-  if (!record || record.source_kind !== 'hf_space' || !record.space_id) throw new Error(`App '${name}' was not installed from HuggingFace - cannot update`);
-  if (deps.isBusy(record.info.name) || deps.isBusy(app.entry.name)) throw new Error(`Cannot update '${name}' while it is running. Please stop it first.`);
-  const latest = await deps.spaces(record.source).snapshot(record.space_id, deps.signal);
-  if (latest.sha === record.installed_sha) {
-    log(`App '${name}' is already up to date (${latest.sha})`);
-    return;
+  const record = app?.record;
+  if (!venv || !app || !record || record.source_kind !== 'hf_space' || !record.space_id) throw new Error(`App '${name}' was not installed from HuggingFace - cannot update`);
+  if (deps.isBusy(name)) throw new Error(`Cannot update '${name}' while it is running. Please stop it first.`);
+  log(`Updating app '${name}' from ${record.space_id}`);
+  log(`Uninstalling old version of '${name}'`);
+  try {
+    await uninstall(deps, venv, app, log);
+  } catch (err) {
+    log(`Could not uninstall old version: ${err instanceof Error ? err.message : String(err)}`);
   }
-  log(`Updating '${name}' from ${record.installed_sha ?? 'unknown'} to ${latest.sha}`);
-  // The snapshot just read is the revision to install: no second request for it.
-  await install(deps, { ...record.info, url: record.source }, log, latest);
+  await install(deps, { ...record.info, url: record.source }, log, undefined, { force: true });
+  log(`Successfully updated '${name}'`);
 }
 
 export interface UpdatesResponse {

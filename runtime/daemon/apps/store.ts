@@ -12,7 +12,7 @@ import { scanEntryPoints, type EntryPoint } from './entry-points.js';
 // startup app. Every write is atomic.
 
 export interface AppRecord {
-  /** The AppInfo given at install time; info.name is the app's name (the Space name). */
+  /** The AppInfo given at install time; info.name names the record (the install request's name, not what the daemon lists). */
   info: AppInfo;
   source_kind: 'hf_space' | 'local';
   /** Space URL or local path. */
@@ -93,36 +93,46 @@ export class AppStore {
   }
 
   /**
-   * Entry points joined with our records: an app installed from Space
-   * `alice/hello` whose entry point is `hello_app` is listed as `hello` and
-   * also found by `hello_app` (issue #717).
+   * Entry points joined with our records. The daemon names an installed app
+   * by its `reachy_mini_apps` entry point, never by the name of the install
+   * request (spec §9 Names): an app installed from Space `alice/hello` whose
+   * entry point is `hello_app` is listed, started and removed as `hello_app`.
    */
   async installed(sitePackages: string | null): Promise<InstalledApp[]> {
     if (!sitePackages) return [];
     const [eps, records] = await Promise.all([scanEntryPoints(sitePackages), this.records()]);
-    const out: InstalledApp[] = [];
-    for (const entry of eps) {
-      const record = records.find((r) => entry.location === r.version_dir && r.entry_points.includes(entry.name)) ?? null;
-      out.push({ name: record && record.entry_points.length === 1 ? record.info.name : entry.name, entry, record });
-    }
-    return out;
+    return eps.map((entry) => ({
+      name: entry.name,
+      entry,
+      record: records.find((r) => entry.location === r.version_dir && r.entry_points.includes(entry.name)) ?? null,
+    }));
   }
 
+  /** By entry-point name only, as the real daemon resolves `start-app/<name>` (spec §9 Names). */
   async find(sitePackages: string | null, name: string): Promise<InstalledApp | null> {
-    const all = await this.installed(sitePackages);
-    return all.find((a) => a.name === name) ?? all.find((a) => a.entry.name === name) ?? null;
+    return (await this.installed(sitePackages)).find((a) => a.entry.name === name) ?? null;
   }
 }
 
-export function toAppInfo(a: InstalledApp): AppInfo {
+/**
+ * An installed app as the list answers it. The real daemon's entry is
+ * `{name: <entry point>, source_kind: installed, description: "", url: null,
+ * extra: {custom_app_url, ...the install request's extra}}`, the request's
+ * extra only when it was not empty (spec §9 Metadata). robotctl's extension
+ * fields (where it came from, the revision, the module) come on top unless
+ * the daemon runs without them (DaemonOptions.robotctlExtensions false).
+ */
+export function toAppInfo(a: InstalledApp, extensions = true): AppInfo {
   const r = a.record;
+  const metadata = r?.info.extra ?? {};
+  const plain: AppInfo = { name: a.name, source_kind: 'installed', description: '', url: null, extra: { custom_app_url: r?.custom_app_url ?? null, ...metadata } };
+  if (!extensions) return plain;
   return {
-    name: a.name,
-    source_kind: 'installed',
+    ...plain,
     description: r?.info.description ?? '',
     url: r?.source_kind === 'hf_space' ? r.source : null,
     extra: {
-      ...(r?.info.extra ?? {}),
+      ...plain.extra,
       entry_point: a.entry.name,
       module: a.entry.module,
       installed_from: r?.source_kind ?? null,

@@ -16,7 +16,7 @@ const CHECK_MS = 100;
 
 /** Whether this daemon answers with robotctl's extensions (not when it plays Pollen's daemon). */
 export function extensionsOn(ctx: DaemonContext): boolean {
-  return ctx.opts.likeRealDaemon !== true;
+  return ctx.extensions;
 }
 
 /** The status field that announces the extensions, or nothing when they are off. */

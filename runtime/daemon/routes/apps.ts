@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppInfo } from '../../../lib/wire/daemon.js';
+import type { AppInfo, AppStatus } from '../../../lib/wire/daemon.js';
 import type { DaemonContext } from '../context.js';
 import { Errors } from '../errors.js';
 import { toAppInfo } from '../apps/store.js';
@@ -32,14 +32,23 @@ const installBody = {
 
 const nameParam = { type: 'object', properties: { app_name: { type: 'string' } }, required: ['app_name'] } as const;
 
+// Jobs are not serialised, as in the real daemon (spec §9 Jobs): two at once
+// run at once, and two installs of one Space snapshot collide
+// (apps/snapshot-guard.ts).
 function jobFor(ctx: DaemonContext, command: string, work: (log: (l: string) => void) => Promise<void>): { job_id: string } {
-  const job = ctx.jobs.run(command, (log) => ctx.serial(() => work(log)), (l) => ctx.log(`[job ${command}] ${l}`));
+  const job = ctx.jobs.run(command, (log) => work(log), (l) => ctx.log(`[job ${command}] ${l}`));
   return { job_id: job.id };
+}
+
+/** The app as current-app-status shows it: the real daemon's bare AppInfo without robotctl's extensions. */
+function shown(ctx: DaemonContext, s: AppStatus): AppStatus {
+  return ctx.extensions ? s : { ...s, info: { name: s.info.name, source_kind: 'installed', description: '', url: null, extra: {} } };
 }
 
 export function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: string } {
   checkAppName(info.name, 'name');
-  if (info.source_kind !== 'hf_space' && info.source_kind !== 'local') throw Errors.notInstallable(info.source_kind);
+  const installable = info.source_kind === 'hf_space' || (info.source_kind === 'local' && ctx.extensions);
+  if (!installable) throw Errors.notInstallable(info.source_kind);
   // Defaults inside anyOf are not applied by ajv: fill them here.
   const asked: AppInfo = { name: info.name, source_kind: info.source_kind, description: info.description ?? '', url: info.url ?? null, extra: info.extra ?? {} };
   // Pollen's daemon installs a Space's head whatever the request says.
@@ -48,7 +57,7 @@ export function startInstall(ctx: DaemonContext, info: AppInfo): { job_id: strin
 }
 
 export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
-  const installedInfos = async (): Promise<AppInfo[]> => (await ctx.installed()).map(toAppInfo);
+  const installedInfos = async (): Promise<AppInfo[]> => (await ctx.installed()).map((a) => toAppInfo(a, ctx.extensions));
 
   app.get('/api/apps/list-available', async () => installedInfos());
   // The seed's name for the installed list.
@@ -69,31 +78,35 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     return startInstall(ctx, { name, source_kind: 'hf_space', description: '', url: body.url, extra: {} });
   });
 
+  // A name is only looked up among the installed entry points, never used as
+  // a path: whatever it is, the job starts and fails as the real one does.
   app.post<{ Params: { app_name: string } }>('/api/apps/remove/:app_name', { schema: { params: nameParam } },
     async (req) => {
-      const name = checkAppName(req.params.app_name);
+      const name = req.params.app_name;
+      // The real daemon clears the startup app it removes, so nothing tries to start it at boot.
+      if ((await ctx.store.startupApp()) === name) await ctx.store.setStartupApp(null);
       return jobFor(ctx, 'remove', async (log) => (await operations()).remove(ctx.ops, name, log));
     });
   app.post<{ Params: { app_name: string } }>('/api/apps/update/:app_name', { schema: { params: nameParam } },
     async (req) => {
-      const name = checkAppName(req.params.app_name);
+      const name = req.params.app_name;
       return jobFor(ctx, 'update', async (log) => (await operations()).update(ctx.ops, name, log));
     });
   app.get('/api/apps/check-updates', async () => (await operations()).checkUpdates(ctx.ops));
 
   app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name', { schema: { params: nameParam } },
-    async (req) => ctx.apps.start(checkAppName(req.params.app_name)));
+    async (req) => shown(ctx, await ctx.apps.start(req.params.app_name)));
   // Newer daemons' variant that never evicts a running app: ours never does.
   app.post<{ Params: { app_name: string } }>('/api/apps/start-app/:app_name/no-evict', { schema: { params: nameParam } },
-    async (req) => ctx.apps.start(checkAppName(req.params.app_name)));
-  app.post('/api/apps/restart-current-app', async () => ctx.apps.restart());
+    async (req) => shown(ctx, await ctx.apps.start(req.params.app_name)));
+  app.post('/api/apps/restart-current-app', async () => shown(ctx, await ctx.apps.restart()));
   app.post('/api/apps/stop-current-app', async (_req, reply) => {
     await ctx.apps.stop();
     return reply.type('application/json').send('null');
   });
   app.get('/api/apps/current-app-status', async (_req, reply) => {
     const s = ctx.apps.status();
-    return s ?? reply.type('application/json').send('null');
+    return s ? shown(ctx, s) : reply.type('application/json').send('null');
   });
   // Not in the real daemon: the dashboard's log view. Paged, so an app that floods cannot make one answer huge.
   app.get<{ Querystring: { limit?: number; since?: number } }>('/api/apps/current-app-logs', { schema: { querystring: logsQuery } },
@@ -102,8 +115,8 @@ export function appsRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/api/apps/startup-app', async () => ({ startup_app: await ctx.store.startupApp() }));
   app.put<{ Body: { startup_app?: string | null } }>('/api/apps/startup-app', { schema: { body: startupAppSchema } }, async (req) => {
     const name = req.body.startup_app ?? null;
-    if (name !== null) checkAppName(name, 'startup_app');
-    if (name !== null && !(await ctx.installed()).some((a) => a.name === name || a.entry.name === name)) throw Errors.notInstalled(name);
+    // Only stored and compared with the entry points, as the real daemon does (an empty name clears it there too).
+    if (name && !(await ctx.installed()).some((a) => a.entry.name === name)) throw Errors.notInstalled(name);
     await ctx.store.setStartupApp(name);
     return { startup_app: name };
   });

@@ -32,7 +32,7 @@ export function daemonStatus(ctx: DaemonContext): Record<string, unknown> {
     hardware_id: ctx.hardwareId,
     // Not in the real daemon's status: robotctl plans `path:` apps (local
     // installs, which the real daemon refuses over REST) only on its simulator.
-    robotctl_simulator: true,
+    ...(ctx.extensions ? { robotctl_simulator: true } : {}),
     // robotctl's extensions (routes/app-state.ts): revision installs, the app-state socket.
     ...extensionsField(ctx),
   };
