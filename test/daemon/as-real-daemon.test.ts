@@ -35,7 +35,7 @@ async function job(d: RunningDaemon, id: string): Promise<JobInfo> {
 }
 
 async function ended(d: RunningDaemon, id: string): Promise<JobInfo> {
-  return until(async () => { const j = await job(d, id); return j.status === 'done' || j.status === 'failed' ? j : null; }, 120_000, `job ${id}`);
+  return until(async () => { const j = await job(d, id); return j.status === 'done' || j.status === 'failed' ? j : null; }, 120_000, `job ${id}`) as Promise<JobInfo>;
 }
 
 async function install(d: RunningDaemon, info: Partial<AppInfo>): Promise<JobInfo> {
@@ -72,7 +72,7 @@ t.test('§9 Names: installed under its entry point whatever the request named; t
     t.ok(names.includes('hello_rt') && !names.includes('greeter'), `listed as hello_rt only: ${names.join(', ')}`);
     const res = await post(d, '/api/apps/start-app/greeter');
     t.equal(res.status, 500);
-    t.match(String(res.headers['content-type'] ?? res.headers.get('content-type')), /^text\/plain/);
+    t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     t.equal(await res.text(), 'Internal Server Error');
   }
 });
@@ -102,7 +102,7 @@ t.test('§9 Crashes: current-app-status holds the traceback, its last line the e
   const st = await until(async () => {
     const s = (await (await fetch(`${daemon.url}/api/apps/current-app-status`)).json()) as { state: string; error: string | null } | null;
     return s?.state === 'error' ? s : null;
-  }, 20_000, 'crash');
+  }, 20_000, 'crash') as { state: string; error: string | null };
   const lines = (st.error ?? '').split('\n');
   t.equal(lines[0], 'Process exited with code 1');
   t.ok(lines.includes('Traceback (most recent call last):'), st.error ?? '');
@@ -146,8 +146,8 @@ t.test('§9 Jobs are not serialised: two jobs run at once, and two installs of o
   const [ja, jb] = await Promise.all([start('par_a', a), start('par_b', b)]);
   const both = await until(async () => {
     const [x, y] = await Promise.all([job(daemon, ja), job(daemon, jb)]);
-    return x.logs.length > 0 && y.logs.length > 0 ? [x, y] : null;
-  }, 60_000, 'both jobs logging');
+    return x && y && x.logs.length > 0 && y.logs.length > 0 ? [x, y] : null;
+  }, 60_000, 'both jobs logging') as JobInfo[];
   t.ok(both.some((j) => j.status === 'in_progress'), 'the second job logged before the first ended');
   await Promise.all([ended(daemon, ja), ended(daemon, jb)]);
   const same = await space('demo/twice_rt', appFiles('twice_rt', QUIET_BODY, { marker: `t-${Date.now()}` }));
@@ -155,7 +155,7 @@ t.test('§9 Jobs are not serialised: two jobs run at once, and two installs of o
   const results = await Promise.all([ended(daemon, j1), ended(daemon, j2)]);
   t.same(results.map((r) => r.status).sort(), ['done', 'failed'], 'one of the two fails');
   const failed = results.find((r) => r.status === 'failed');
-  t.ok(failed?.logs.some((l) => l.includes('build/lib/build/lib')), failed?.logs.join('\n'));
+  t.ok(failed?.logs.some((l) => l.includes('build/lib/build/lib')), failed?.logs.join('\n') ?? 'no failed job');
 });
 
 t.test('§9 Startup app: GET, PUT of an installed app, 400 for one that is not', async (t) => {
