@@ -1,7 +1,10 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { DaemonClient } from './types.js';
 import type { AppInfo, AppStatus, AppUpdateInfo, DaemonStatus, JobInfo } from '../../lib/wire/daemon.js';
-import { DaemonError } from './errors.js';
+import { DaemonError, removedNothing } from './errors.js';
+import { jobFailureReason } from '../../lib/robot-reasons.js';
+import { oneJobAtATime } from './job-lock.js';
+import { installOnceMore, OTHER_JOB_WAIT_MS } from './job-collision.js';
 import { daemonRequest, type DaemonCall } from './http.js';
 import { policyOf, realClock, retrying, sleep, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
 import { startResolved } from './start-app.js';
@@ -32,6 +35,8 @@ export interface DaemonClientOptions {
   retry?: Partial<RetryPolicy>;
   clock?: RetryClock;
   userAgent?: string;
+  /** How long an install that collided with another job on the robot waits for it before its one retry (default 30 s). */
+  otherJobWaitMs?: number;
 }
 
 type Call = DaemonCall;
@@ -77,15 +82,16 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
     },
     listInstalled,
     currentAppStatus,
-    install: (app, o) => jobs.run('/api/apps/install', 'install', app, o),
-    remove: async (name, o) => {
+    install: (app, o) => oneJobAtATime(baseUrl, () => installOnceMore(
+      () => jobs.run('/api/apps/install', 'install', app, o), () => listInstalled(o?.signal), opts.otherJobWaitMs ?? OTHER_JOB_WAIT_MS, o?.signal)),
+    remove: (name, o) => oneJobAtATime(baseUrl, async () => {
       await stopped(o?.signal);
       return jobs.run(`/api/apps/remove/${encodeURIComponent(name)}`, 'remove', undefined, o);
-    },
-    update: async (name, o) => {
+    }),
+    update: (name, o) => oneJobAtATime(baseUrl, async () => {
       await stopped(o?.signal);
       return jobs.run(`/api/apps/update/${encodeURIComponent(name)}`, 'update', undefined, o);
-    },
+    }),
     async checkUpdates(signal) {
       const r = await call<{ apps_with_updates?: AppUpdateInfo[] }>('/api/apps/check-updates', { signal, timeoutMs: slowMs });
       return (r.apps_with_updates ?? []).map((u) => ({
@@ -156,7 +162,9 @@ function jobCalls(call: Call, jobTimeoutMs: number, watch: (jobId: string) => Jo
       if (info.status === 'done') return info;
       if (info.status === 'failed') {
         const last = info.logs[info.logs.length - 1] ?? 'no log';
-        throw new DaemonError('job_failed', `${command} failed: ${last}\n${info.logs.join('\n')}`, { detail: last, logs: info.logs });
+        const reason = jobFailureReason(info.logs);
+        const code = command === 'remove' && removedNothing(info.logs) ? 'not_installed' : 'job_failed';
+        throw new DaemonError(code, `${command} failed: ${reason.join(' | ')}\n${info.logs.join('\n')}`, { detail: last, logs: info.logs, reason });
       }
       if (Date.now() + pause > deadline) {
         throw new DaemonError('job_timeout', `${command} job did not finish within ${Math.round((o.timeoutMs ?? jobTimeoutMs) / 1000)} s\n${info.logs.join('\n')}`, { logs: info.logs });

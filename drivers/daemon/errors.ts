@@ -34,22 +34,30 @@ export class DaemonError extends Error {
   readonly detail: string;
   /** For job failures: the job's log lines. */
   readonly logs: string[];
+  /** For job failures: why, in the robot's own words (lib/robot-reasons.ts); empty otherwise. */
+  readonly reason: string[];
   /** Worth retrying later: unreachable, timeouts, 5xx, busy. */
   readonly transient: boolean;
   /** What the failed request means for a retry (lib/retry.ts). */
   readonly failure: Failure;
 
-  constructor(code: DaemonErrorCode, message: string, opts: { status?: number | null; detail?: string; logs?: string[]; failure?: Failure } = {}) {
+  constructor(code: DaemonErrorCode, message: string, opts: { status?: number | null; detail?: string; logs?: string[]; reason?: string[]; failure?: Failure } = {}) {
     super(message);
     this.name = 'DaemonError';
     this.code = code;
     this.status = opts.status ?? null;
     this.detail = opts.detail ?? message;
     this.logs = opts.logs ?? [];
+    this.reason = opts.reason ?? [];
     const transient = ['unreachable', 'timeout', 'busy', 'server_error', 'backend_not_running'].includes(code);
     this.failure = opts.failure ?? (code === 'busy' ? { kind: 'throttled', retryAfterMs: null } : transient ? { kind: 'unknown' } : { kind: 'permanent' });
     this.transient = isTransient(this.failure);
   }
+}
+
+/** The real daemon's remove job of an app it does not have (spec §9 Remove): done, for robotctl. */
+export function removedNothing(logs: readonly string[]): boolean {
+  return /: Cannot uninstall app '.*': it is not installed$/.test(logs[logs.length - 1] ?? '');
 }
 
 /** Map a daemon error answer to a code using the real daemon's messages. */

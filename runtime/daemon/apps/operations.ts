@@ -25,9 +25,9 @@ export async function install(deps: OpsDeps, request: AppInfo, log: Log, known?:
     if (info.source_kind === 'local') await installFromPath(deps, info, log);
     else await installFromSpace(deps, info, log, known ?? await atRevision(deps, request), how);
   } catch (err) {
-    // pip's own lines already say why; the simulator's other refusals are logged as its only reason.
+    // pip's own lines already say why; the simulator's other refusals are logged as pip logs its own.
     const why = err instanceof Error ? err.message : String(err);
-    if (!/ exited with code -?\d+$/.test(why)) log(why);
+    if (!/ exited with code -?\d+$/.test(why)) log(`ERROR: ${why}`);
     // The real app manager's words: the job's error names the app, never the cause (spec §9 Install failures).
     throw new Error(`Failed to install app '${info.name}'`);
   }

@@ -25,11 +25,13 @@ t.test('status and typed errors from the real messages', async (t) => {
   t.match(await c.daemonStatus(), { type: 'daemon_status', state: 'running', robot_name: 'reachy_mini' });
   t.same(await c.listInstalled(), []);
   t.equal(await c.currentAppStatus(), null);
-  await t.rejects(c.startApp('ghost'), { name: 'DaemonError', code: 'app_not_found', status: 404, detail: "No entry point found for app 'ghost'", transient: false });
+  // The real daemon's plain 500 (spec §9 Names), read as "not installed" from the installed list.
+  await t.rejects(c.startApp('ghost'), { name: 'DaemonError', code: 'app_not_found', status: 500, detail: 'Internal Server Error', transient: false });
   await t.rejects(c.stopCurrentApp(), { code: 'no_app_running', status: 400, detail: 'No app is currently running' });
   await t.rejects(c.restartCurrentApp(), { code: 'no_app_running' });
   await t.rejects(c.install({ name: 'x', source_kind: 'installed', description: '', url: null, extra: {} }), { code: 'bad_request', detail: "source_kind 'installed' is not installable via the API" });
-  await t.rejects(c.remove('ghost'), { code: 'job_failed', logs: ["Job 'remove' failed with error: App 'ghost' is not installed"] });
+  // Issue 30.6: the real daemon's failing remove job of an app it lacks (spec §9 Remove) is a code the reconciler takes as done.
+  await t.rejects(c.remove('ghost'), { code: 'not_installed', logs: ["Job 'remove' failed with error: Cannot uninstall app 'ghost': it is not installed"] });
   t.same(await c.checkUpdates(), []);
 });
 
@@ -38,8 +40,10 @@ t.test('a local install with a missing path fails with the job logs', async (t) 
   t.teardown(() => c.close());
   const err = await c.install({ name: 'nowhere', source_kind: 'local', description: '', url: null, extra: { path: '/nonexistent/app' } }).then(() => null, (e: unknown) => e);
   t.ok(err instanceof DaemonError);
-  t.match(err, { code: 'job_failed', logs: ["Failed to install app 'nowhere'", "Job 'install' failed with error: no pyproject.toml in /nonexistent/app"] });
-  t.match((err as Error).message, /^install failed: Job 'install' failed with error: no pyproject.toml/);
+  t.match(err, { code: 'job_failed', logs: ['ERROR: no pyproject.toml in /nonexistent/app', "Job 'install' failed with error: Failed to install app 'nowhere'"] });
+  // Issue 30.1: the reason is the robot's ERROR line, not the job's last line.
+  t.match(err, { reason: ['ERROR: no pyproject.toml in /nonexistent/app'] });
+  t.match((err as Error).message, /^install failed: ERROR: no pyproject.toml in \/nonexistent\/app\n/);
 });
 
 t.test('waitUntilRunning follows a daemon restart', async (t) => {
