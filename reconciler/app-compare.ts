@@ -1,6 +1,7 @@
 import type { AppSpec } from '../schema/types.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
-import type { UpdateAppAction } from './types.js';
+import type { Observation, UpdateAppAction } from './types.js';
+import { installDescription } from './install-extra.js';
 import type { AppRecord } from '../state/types.js';
 
 // Is an installed app the one robot.yaml asks for? The daemon's AppInfo
@@ -11,17 +12,23 @@ import type { AppRecord } from '../state/types.js';
 // installed under the same name is adopted: only its revision is compared
 // with the Space's, so it is updated in place, never removed and reinstalled.
 
-export function appInfoFor(spec: AppSpec): AppInfo {
+/**
+ * The install request: named by the entry point the daemon will list it
+ * under (issue 30.3), with the Space's info as `extra` as Pollen's dashboard
+ * sends it (issue 30.4; install-extra.ts).
+ */
+export function appInfoFor(spec: AppSpec, name: string = spec.name, spaces: Observation['spaces'] = {}): AppInfo {
   if (spec.path !== null) {
-    return { name: spec.name, source_kind: 'local', description: '', url: null, extra: { path: spec.path } };
+    return { name, source_kind: 'local', description: '', url: null, extra: { path: spec.path } };
   }
-  return { name: spec.name, source_kind: 'hf_space', description: '', url: spec.source, extra: {} };
+  const extra = (spec.spaceId !== null ? spaces[spec.spaceId]?.extra : undefined) ?? (spec.spaceId !== null ? { id: spec.spaceId } : {});
+  return { name, source_kind: 'hf_space', description: installDescription(extra), url: spec.source, extra: { ...extra } };
 }
 
-/** What the state records once this app is installed at the Space's latest revision. */
-export function recordFor(spec: AppSpec, spaces: Record<string, { sha: string | null }>): AppRecord {
+/** What the state records once this app is installed at the Space's latest revision, under its daemon name. */
+export function recordFor(spec: AppSpec, spaces: Observation['spaces'], name: string = spec.name): AppRecord {
   const sha = spec.spaceId !== null ? spaces[spec.spaceId]?.sha ?? null : null;
-  return { source: spec.source, path: spec.path, sha };
+  return { source: spec.source, path: spec.path, sha, ...(name !== spec.name ? { entryPoint: name } : {}) };
 }
 
 /** What the daemon tells about an installed app, completed by our own record. */

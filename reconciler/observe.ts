@@ -7,12 +7,16 @@ import { HubError } from '../drivers/hub/errors.js';
 import type { HubObservation, Observation, RobotObservation } from './types.js';
 import { mapBounded } from '../lib/map-bounded.js';
 import { suggested, type CommandLine } from '../lib/command-line.js';
+import { observeEntryPoints } from './observe-entry-points.js';
+import { installExtra } from './install-extra.js';
 
 // observe(config) → Observation: everything the planner compares against,
 // read with as few calls as possible. One list call covers every webhook of
 // the account; each Space that is an app source is read once, not per robot;
 // robots are read concurrently (bounded), with 2 calls each (installed apps,
-// current app). The daemon's status is a third call, made only when it
+// current app). Each Space's pyproject.toml is read once, at the revision
+// seen, for the entry point the daemon will name the app by
+// (observe-entry-points.ts). The daemon's status is a third call, made only when it
 // decides something: a `path:` app that may have to be installed (only
 // robotctl's simulator installs local folders), or the status command's
 // table. A failure to read is recorded as data (hub error, unreachable
@@ -36,14 +40,14 @@ export interface ObserveOptions {
 
 export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
   const robots = Object.values(config.robots);
-  const [hub, spaces, observed] = await Promise.all([
+  const [hub, [spaces, entryPoints], observed] = await Promise.all([
     observeHub(deps.hub, opts.listWebhooks !== false, signal, opts.command),
-    observeSpaces(config, deps.hub, signal),
+    observeSpaces(config, deps.hub, signal).then(async (s) => [s, await observeEntryPoints(config, deps.hub, s, signal)] as const),
     mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal, (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed))),
   ]);
   const byName: Record<string, RobotObservation> = {};
   robots.forEach((r, i) => { byName[r.name] = observed[i] as RobotObservation; });
-  return { hub, spaces, robots: byName };
+  return { hub, spaces, robots: byName, entryPoints };
 }
 
 async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal, command?: CommandLine): Promise<HubObservation> {
@@ -64,20 +68,23 @@ function hubFailure(err: unknown, command?: CommandLine): string {
   return errorMessage(err);
 }
 
-/** Latest sha of every Space some robot installs from; null when unknown (missing or unreadable). */
+/** Latest sha (and the dashboard's install metadata) of every Space some robot installs from; sha null when unknown (missing or unreadable). */
 async function observeSpaces(config: Config, hub: HubClient, signal?: AbortSignal): Promise<Observation['spaces']> {
   const used = new Set(Object.values(config.robots).flatMap((r) => r.apps));
   const ids = [...new Set(Object.values(config.apps).filter((a) => used.has(a.name) && a.spaceId !== null).map((a) => a.spaceId as string))].sort();
-  const shas = await mapBounded(ids, 8, async (id) => {
+  const infos = await mapBounded(ids, 8, async (id) => {
     try {
-      return (await hub.repoInfo('space', id, signal))?.sha ?? null;
+      return await hub.repoInfo('space', id, signal);
     } catch (err) {
       if (signal?.aborted) throw err;
       return null;
     }
   });
   const out: Observation['spaces'] = {};
-  ids.forEach((id, i) => { out[id] = { sha: shas[i] ?? null }; });
+  ids.forEach((id, i) => {
+    const info = infos[i] ?? null;
+    out[id] = info ? { sha: info.sha, extra: installExtra(info) } : { sha: null };
+  });
   return out;
 }
 

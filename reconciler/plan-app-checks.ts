@@ -29,6 +29,17 @@ function originOf(url: string): string | null {
   }
 }
 
+/**
+ * The Space `robotctl app publish PATH` creates: `<owner>/<[project] name>`
+ * (the folder's name without one) on the configured hub (issue 30.6).
+ */
+function publishedSpace(config: Config, observed: Observation, key: string, path: string): string {
+  const found = observed.entryPoints?.[key];
+  const project = found && 'names' in found ? found.project ?? null : null;
+  const name = project ?? path.split(/[\\/]/).filter(Boolean).pop() ?? key;
+  return `${config.hub.endpoint.replace(/\/+$/, '')}/spaces/<owner>/${name}`;
+}
+
 export function installProblems(config: Config, observed: Observation, actions: RobotAction[], command?: CommandLine): string[] {
   const problems: string[] = [];
   const hubs = hubOrigins(config);
@@ -41,7 +52,7 @@ export function installProblems(config: Config, observed: Observation, actions: 
       problems.push(
         `${a.address}: robot ${a.robot} (${config.robots[a.robot]?.url ?? '?'}) is not robotctl's simulator, and a Reachy Mini daemon ` +
         `does not install a local folder (path: ${path}). Publish the app to a Space (${suggested(command, `app publish ${shellWord(path)}`)}) and give it ` +
-        `as \`source: https://huggingface.co/spaces/<owner>/${a.app}\`, or run this robot with ${suggested(command, 'daemon --sim')}.`,
+        `as \`source: ${publishedSpace(config, observed, a.app, path)}\`, or run this robot with ${suggested(command, 'daemon --sim')}.`,
       );
     }
     const origin = source === null ? null : originOf(source);

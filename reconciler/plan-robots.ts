@@ -1,17 +1,20 @@
 import type { AppSpec, RobotSpec } from '../schema/types.js';
 import type { AppInfo, AppStatus } from '../lib/wire/daemon.js';
 import type { RobotRecord } from '../state/types.js';
-import type { HeldBack, RobotAction, RobotObservation, UpdateAppAction } from './types.js';
+import type { EntryPointsFound, HeldBack, RobotAction, RobotObservation, UpdateAppAction } from './types.js';
 import type { AppRecord } from '../state/types.js';
 import { appChange, appInfoFor, installedRecord, recordFor } from './app-compare.js';
 import type { HoldCheck } from './plan-held.js';
+import { daemonNameOf } from './entry-points.js';
 
 // Robot half of the planner, one robot at a time. Order on a robot:
 // stop → remove → install / update_app → start, which gives "install before
 // start", "stop before remove", "switch = stop then start" and "update of the
 // running app = stop, update, start". An app whose record is an install's
 // intent (state/types.ts) is this file's: removed when robot.yaml drops it,
-// adopted (or updated) when it asks for it.
+// adopted (or updated) when it asks for it. robot.yaml's keys are labels: the
+// daemon lists, starts and removes an app by its entry point (issue 30.3),
+// which each action carries as `name`.
 
 export interface RobotPlan {
   actions: RobotAction[];
@@ -30,79 +33,93 @@ export function planRobot(
   spaces: Record<string, { sha: string | null }>,
   force: ReadonlySet<string> = new Set(),
   holds: HoldCheck = () => null,
+  entryPoints: Record<string, EntryPointsFound> = {},
 ): RobotPlan {
   const at = (app: string): string => `robots.${robot.name}.apps.${app}`;
   const installed = new Map(obs.installed.map((a) => [a.name, a]));
   const owned = rec?.apps ?? {};
-  const wanted = new Set(robot.apps);
+  const nameOf = (key: string): string => daemonNameOf(key, entryPoints[key], owned[key]);
+  const wanted = new Map(robot.apps.map((key) => [nameOf(key), key]));
+  const ownedNames = new Map(Object.keys(owned).map((key) => [owned[key]?.entryPoint ?? key, key]));
   const changes: RobotAction[] = [];
   const touched = new Map<string, 'updated' | 'removed'>();
   const held: HeldBack[] = [];
-  /** Apps whose installed revision is held back: not started. */
+  /** Apps (keys) whose installed revision is held back: not started. */
   const unstartable = new Set<string>();
-  for (const app of installed.keys()) {
-    if (wanted.has(app) || !(app in owned)) continue;
-    touched.set(app, 'removed');
-    changes.push({ type: 'remove', address: at(app), robot: robot.name, app, reason: 'no longer in robot.yaml (installed by this file)' });
+  for (const [key, record] of Object.entries(owned)) {
+    const name = record.entryPoint ?? key;
+    if (robot.apps.includes(key) || wanted.has(name)) continue;
+    if (installed.has(name)) {
+      touched.set(name, 'removed');
+      changes.push({ type: 'remove', address: at(key), robot: robot.name, app: key, name, reason: 'no longer in robot.yaml (installed by this file)' });
+    } else if (record.intent !== 'install') {
+      // A ghost: an older robotctl recorded an install the robot's list never had. The remove, which the robot
+      // answers "not installed", drops it from the state. (An intent stays: its install may still land.)
+      changes.push({ type: 'remove', address: at(key), robot: robot.name, app: key, name, reason: `in the state but not on the robot (no app '${name}' there): dropped from the state` });
+    }
   }
-  for (const name of robot.apps) {
-    const spec = apps[name];
+  for (const key of robot.apps) {
+    const spec = apps[key];
     if (!spec) continue; // the loader guarantees it; a partial Config must not crash the planner
+    const name = nameOf(key);
     const info = installed.get(name);
-    const record = recordFor(spec, spaces);
-    const hold = holds(robot.name, name, record.sha);
+    const record = recordFor(spec, spaces, name);
+    const hold = holds(robot.name, key, record.sha);
     if (hold) {
       // Neither installed nor updated to it; where it is not installed, or installed at it, not started.
       held.push(hold);
-      if (!info || installedRecord(info, owned[name]).sha === hold.sha) unstartable.add(name);
+      if (!info || installedRecord(info, owned[key]).sha === hold.sha) unstartable.add(key);
       continue;
     }
     if (!info) {
-      changes.push({ type: 'install', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, reason: 'not installed' });
+      changes.push({ type: 'install', address: at(key), robot: robot.name, app: key, name, info: appInfoFor(spec, name, spaces), record, reason: 'not installed' });
       continue;
     }
     // An intent (an install asked for, its outcome not recorded) says the app
     // is this file's, nothing about what got installed: compared as found.
-    const intent = owned[name]?.intent === 'install';
-    const known = intent ? undefined : owned[name];
-    const change = appChange(spec, info, known, record) ?? (force.has(name) ? forcedChange(info, known) : null);
+    const intent = owned[key]?.intent === 'install';
+    const known = intent ? undefined : owned[key];
+    const change = appChange(spec, info, known, record) ?? (force.has(key) ? forcedChange(info, known) : null);
     if (!change && intent) {
-      changes.push({ type: 'adopt_app', address: at(name), robot: robot.name, app: name, record: adoptedRecord(info, record), reason: 'found installed: its install was asked for and never recorded' });
+      changes.push({ type: 'adopt_app', address: at(key), robot: robot.name, app: key, name, record: adoptedRecord(info, record), reason: 'found installed: its install was asked for and never recorded' });
       continue;
     }
     if (!change) continue;
     touched.set(name, 'updated');
-    changes.push({ type: 'update_app', address: at(name), robot: robot.name, app: name, info: appInfoFor(spec), record, ...change });
+    changes.push({ type: 'update_app', address: at(key), robot: robot.name, app: key, name, info: appInfoFor(spec, name, spaces), record, ...change });
   }
-  const run = runActions(robot, obs.current, touched, at, unstartable);
-  const unmanaged = [...installed.keys()].filter((a) => !wanted.has(a) && !(a in owned));
+  const keyOf = (name: string): string => wanted.get(name) ?? ownedNames.get(name) ?? name;
+  // An active app whose installed revision is held back (plan-held.ts) is not
+  // started, and whatever runs instead (what a rollback restored) is left alone.
+  const heldActive = robot.active !== null && unstartable.has(robot.active);
+  const active = robot.active === null ? null : nameOf(robot.active);
+  const run = heldActive ? { stop: [], start: [] } : runActions(robot.name, active, obs.current, touched, (n) => ({ address: at(keyOf(n)), app: keyOf(n), name: n }));
+  const unmanaged = [...installed.keys()].filter((a) => !wanted.has(a) && !ownedNames.has(a));
   return { actions: [...run.stop, ...changes, ...run.start], unmanaged, held };
 }
 
+type Named = (name: string) => { address: string; app: string; name: string };
+
+/** `active`, the current app and `touched` are daemon names; `named` gives each its key and address. */
 function runActions(
-  robot: RobotSpec,
+  robot: string,
+  active: string | null,
   current: AppStatus | null,
   touched: Map<string, 'updated' | 'removed'>,
-  at: (app: string) => string,
-  unstartable: ReadonlySet<string> = new Set(),
+  named: Named,
 ): { stop: RobotAction[]; start: RobotAction[] } {
-  // An active app whose installed revision is held back (plan-held.ts) is not
-  // started, and whatever runs instead (what a rollback restored) is left alone.
-  if (robot.active !== null && unstartable.has(robot.active)) return { stop: [], start: [] };
-  const active = robot.active;
   const state = current?.state;
   const running = state === 'starting' || state === 'running' ? current?.info.name ?? null : null;
   const crashed = state === 'error' ? current?.info.name ?? null : null;
   const needStart = active !== null && (running !== active || touched.has(active));
   const stopReason = whyStop(running, crashed, active, touched, needStart);
-  const base = { robot: robot.name };
   const stop: RobotAction[] = [];
   const start: RobotAction[] = [];
   const stopped = running ?? crashed;
-  if (stopReason && stopped !== null) stop.push({ type: 'stop', address: at(stopped), app: stopped, ...base, reason: stopReason });
+  if (stopReason && stopped !== null) stop.push({ type: 'stop', robot, ...named(stopped), reason: stopReason });
   if (needStart && active !== null) {
     const reason = running === active ? 'restart after its update' : 'the active app is not running';
-    start.push({ type: 'start', address: at(active), app: active, ...base, reason });
+    start.push({ type: 'start', robot, ...named(active), reason });
   }
   return { stop, start };
 }

@@ -7,6 +7,7 @@ import { PlanError } from './plan-error.js';
 import { installProblems } from './plan-app-checks.js';
 import { holdCheck } from './plan-held.js';
 import type { HeldBack } from './types.js';
+import { entryPointProblems } from './entry-points.js';
 
 export { PlanError } from './plan-error.js';
 
@@ -32,12 +33,12 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
       unreachable.push(robot.name);
       continue;
     }
-    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force, holds);
+    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force, holds, observed.entryPoints);
     robotActions.push(...r.actions);
     heldBack.push(...r.held);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }
-  const problems = installProblems(desired, observed, robotActions, opts.command);
+  const problems = [...entryPointProblems(desired, observed), ...installProblems(desired, observed, robotActions, opts.command)];
   if (problems.length > 0) throw new PlanError(`robot.yaml asks for installs the robots cannot do:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   const all: Action[] = [...hub.actions, ...robotActions];
   refuseEmptying(all, desired, opts.allowEmpty === true);

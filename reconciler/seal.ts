@@ -15,7 +15,7 @@ export function sealPlan(plan: Plan, desired: Config, observed: Observation): Se
   const hashes = names.map((name) => webhookSpecHash(desired.webhooks[name] as Config['webhooks'][string]));
   const byName = new Map(names.map((name, i) => [name, hashes[i] as string]));
   const actions = plan.actions.map((a): SealedAction => {
-    if (!('name' in a) || a.type === 'delete') return a;
+    if ('robot' in a || !('name' in a) || a.type === 'delete') return a;
     const specHash = byName.get(a.name);
     if (specHash === undefined) throw new Error(`internal error: ${a.address} is planned but not declared`);
     return { ...a, specHash };

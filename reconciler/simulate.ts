@@ -3,7 +3,7 @@ import type { HubWebhook } from '../drivers/hub/types.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
 import type { ActionResult, StateFile } from '../state/types.js';
 import { nextState } from './state-transition.js';
-import type { Action, Observation, Plan, RobotObservation } from './types.js';
+import { daemonName, type Action, type Observation, type Plan, type RobotObservation } from './types.js';
 
 // A pure model of what a fully successful apply does to the world. Used by
 // the planner's property test (plan ∘ apply = no changes) and by dry runs.
@@ -33,7 +33,7 @@ export function simulateApply(observed: Observation, plan: Plan, desired: Config
   }
   const hub = hooks ? { ok: true as const, webhooks: hooks } : observed.hub;
   const fallback = state ?? { version: 1 as const, lineage: '', serial: 0, webhooks: {}, robots: {} };
-  return { observation: { hub, spaces: observed.spaces, robots }, state: st ?? fallback };
+  return { observation: { ...observed, hub, robots }, state: st ?? fallback };
 }
 
 function applyHub(hooks: HubWebhook[], action: Action, desired: Config, result: ActionResult): HubWebhook[] {
@@ -65,21 +65,22 @@ function applyHub(hooks: HubWebhook[], action: Action, desired: Config, result: 
 
 function applyRobot(robot: RobotObservation | undefined, action: Action): void {
   if (!robot?.reachable || !('robot' in action)) return;
+  const name = daemonName(action);
   switch (action.type) {
     case 'stop':
       robot.current = null;
       break;
     case 'remove':
-      robot.installed = robot.installed.filter((a) => a.name !== action.app);
+      robot.installed = robot.installed.filter((a) => a.name !== name);
       break;
     case 'adopt_app':
       break;
     case 'install':
     case 'update_app':
-      robot.installed = [...robot.installed.filter((a) => a.name !== action.app), cloneApp(action.info)];
+      robot.installed = [...robot.installed.filter((a) => a.name !== name), cloneApp(action.info)];
       break;
     case 'start': {
-      const info = robot.installed.find((a) => a.name === action.app);
+      const info = robot.installed.find((a) => a.name === name);
       if (info) robot.current = { info: cloneApp(info), state: 'running', error: null };
       break;
     }

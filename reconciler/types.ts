@@ -14,11 +14,31 @@ export type RobotObservation =
   | { reachable: true; daemon: DaemonStatus | null; installed: AppInfo[]; current: AppStatus | null }
   | { reachable: false; error: string };
 
+/**
+ * What an app's pyproject.toml declares in group `reachy_mini_apps` (its
+ * Space's at the observed revision, or its `path:` folder's); `error` when it
+ * was read and cannot tell (invalid TOML, no file). Absent when it could not
+ * be read at all (the hub unreachable): the state's record, else the key.
+ */
+export type EntryPointsFound = { names: string[]; project?: string | null } | { error: string };
+
+export interface SpaceObservation {
+  sha: string | null;
+  /**
+   * What Pollen's dashboard sends as an install's `extra` for this Space: the
+   * hub's Space info (id, author, private, card data…) without its file list
+   * (issue 30.4). Absent when the Space could not be read.
+   */
+  extra?: Record<string, unknown>;
+}
+
 export interface Observation {
   hub: HubObservation;
   /** Latest revision of each Space that is an app source, keyed by `owner/name`. */
-  spaces: Record<string, { sha: string | null }>;
+  spaces: Record<string, SpaceObservation>;
   robots: Record<string, RobotObservation>;
+  /** By app key (issue 30.3): the name the daemon will know each declared app by. */
+  entryPoints?: Record<string, EntryPointsFound>;
 }
 
 /** A webhook as the plan shows and the executor sends it: never the secret itself. */
@@ -99,7 +119,10 @@ export type WebhookAction = CreateAction | AdoptAction | UpdateAction | ToggleAc
 
 interface AppBase extends Base {
   robot: string;
+  /** The app's key in robot.yaml (its address and its state record), or the observed name of an app robot.yaml does not know. */
   app: string;
+  /** The name the daemon knows the app by, its entry point (issue 30.3); absent (plans made before): `app`. */
+  name?: string;
 }
 
 export interface InstallAction extends AppBase {
@@ -234,6 +257,11 @@ export interface PlanOptions {
   secretSalt?: string;
   /** How the user runs robotctl, for the commands a refusal suggests (lib/command-line.ts suggested). */
   command?: CommandLine;
+}
+
+/** What the daemon's routes call a robot action's app. */
+export function daemonName(a: RobotAction): string {
+  return a.name ?? a.app;
 }
 
 export function isWebhookAction(a: Action): a is WebhookAction {

@@ -25,6 +25,12 @@ export interface AppRecord {
    * request and its record leaves no orphan.
    */
   intent?: 'install';
+  /**
+   * The name the daemon knows the app by, its `reachy_mini_apps` entry point
+   * (issue 30.3), recorded once the robot's installed list confirmed it;
+   * absent in records written before, where it was the app's key.
+   */
+  entryPoint?: string;
 }
 
 export interface RobotRecord {

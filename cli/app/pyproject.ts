@@ -1,3 +1,4 @@
+import { UserError } from '../../lib/errors.js';
 import { runProcess, tail } from '../../lib/python-apps/process.js';
 import { pythonCommand } from '../../lib/python-apps/python.js';
 
@@ -23,12 +24,13 @@ const SCRIPT = [
 
 export type Toml = Record<string, unknown>;
 
-export class PyprojectError extends Error {}
+/** A user's file that cannot be read: one line naming it, never "internal error" (issue 30.6). */
+export class PyprojectError extends UserError {}
 
 export async function readPyproject(file: string, env: NodeJS.ProcessEnv): Promise<Toml> {
   const python = pythonCommand(env);
   const r = await runProcess(python, ['-c', SCRIPT, file], { env: { ...env, PYTHONIOENCODING: 'utf-8' } });
-  if (r.code === 3) throw new PyprojectError(`pyproject.toml is not valid TOML: ${tail(r.stderr, 1)}`);
+  if (r.code === 3) throw new PyprojectError(`${file} is not valid TOML: ${tail(r.stderr, 1)}`);
   if (r.code === 127) throw new PyprojectError(`cannot run ${python} to read pyproject.toml: ${tail(r.stderr, 1)} (install python3 or set ROBOTCTL_PYTHON)`);
   if (r.code !== 0) throw new PyprojectError(`cannot read pyproject.toml with ${python}: ${tail(r.stderr, 3)}`);
   return JSON.parse(r.stdout) as Toml;

@@ -6,8 +6,11 @@ import { formatTable } from './table.js';
 // The end of an apply: a status per robot (and the hub) and a summary, as
 // text or as JSON (format_version). Actions appear by address and type only.
 
-/** 1.1: `outcome` added (complete, failed, incomplete, interrupted). 1.2: status `rolled_back`, a robot's `rollback`, `rollout`. */
-export const REPORT_FORMAT_VERSION = '1.2';
+/**
+ * 1.1: `outcome` added (complete, failed, incomplete, interrupted). 1.2: status `rolled_back`, a robot's `rollback`, `rollout`.
+ * 1.3: a failed action the robot explained has `reason` (its words, at most five lines) and `log_tail` (20 lines).
+ */
+export const REPORT_FORMAT_VERSION = '1.3';
 
 const LABEL: Record<UnitStatus, string> = {
   converged: 'converged', already_converged: 'already converged', failed: 'failed', rolled_back: 'rolled back', unreachable: 'unreachable', skipped: 'skipped',
@@ -18,6 +21,16 @@ export function renderReport(report: ApplyReport, color: boolean): string {
   const units = [report.hub, ...report.robots];
   const rows = units.map((u) => [u.name === 'hub' ? 'hub (webhooks)' : u.name, paintStatus(u.status, p), detail(u)]);
   const lines = ['', formatTable(['UNIT', 'STATUS', 'DETAIL'], rows).text, ''];
+  const explained = units.flatMap((u) => u.failed.filter((f) => f.reason && f.reason.length > 0));
+  if (explained.length > 0) {
+    // The robot's own words (issue 30.1/30.2): pip's ERROR lines, the app's exception.
+    lines.push('Why, in the robot\'s words:');
+    for (const f of explained) {
+      lines.push(`  ${f.action.address}: ${f.action.type}`);
+      for (const r of f.reason ?? []) lines.push(`    ${p.bad(r)}`);
+    }
+    lines.push('');
+  }
   const notDone = units.flatMap((u) => u.notDone.map((a) => ({ a, why: u.reason ?? u.status })));
   if (notDone.length > 0) {
     lines.push(report.interrupted ? 'Interrupted: these actions were not done (run apply again to finish):' : 'Not done:');
@@ -60,7 +73,7 @@ function detail(u: UnitReport): string {
 export function reportJson(report: ApplyReport, extra: Record<string, unknown> = {}): string {
   const unit = (u: UnitReport) => ({
     name: u.name, status: u.status, reason: u.reason, planned: u.planned, done: u.done,
-    failed: u.failed.map((f) => ({ ...actionRef(f.action), error: f.error })),
+    failed: u.failed.map((f) => ({ ...actionRef(f.action), error: f.error, ...(f.reason ? { reason: f.reason, log_tail: f.logTail ?? [] } : {}) })),
     not_done: u.notDone.map(actionRef),
     ...(u.rollback ? { rollback: { restored: u.rollback.restored, not_restored: u.rollback.notRestored, error: u.rollback.error } } : {}),
   });

@@ -42,6 +42,11 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
       r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', installedText(r) || '-', r.reachable ? yes(r.converged) : '-',
     ]);
     lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'INSTALLED', 'CONVERGED'], rows).text));
+    // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it.
+    for (const r of doc.robots) {
+      if (r.app_error) lines.push(`  ${r.name}: ${r.running ?? 'the app'} crashed: ${c.bad(r.app_error)}`);
+      if (r.reachable && r.error) lines.push(`  ${r.name}: ${c.bad(r.error)}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

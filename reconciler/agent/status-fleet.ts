@@ -1,7 +1,10 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
-import type { StateFile } from '../../state/types.js';
+import type { AppRecord, StateFile } from '../../state/types.js';
 import type { Action, Observation, Plan } from '../types.js';
 import { shortSha } from '../plan-held.js';
+import type { AppStatus } from '../../lib/wire/daemon.js';
+import { crashReason, logTail } from '../../lib/robot-reasons.js';
+import { daemonNameOf } from '../entry-points.js';
 import {
   STATUS_FORMAT_VERSION,
   type FleetStatus, type HubStatus, type RobotStatus, type RunSummary, type WebhookStatus,
@@ -38,7 +41,9 @@ function pending(input: FleetInput, prefix: string): Action[] {
 }
 
 function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
-  const base = { name: robot.name, url: robot.url, dashboard: `${robot.url}/`, active: robot.active };
+  const owned = input.state?.robots[robot.name]?.apps ?? {};
+  const active = robot.active === null ? null : daemonNameOf(robot.active, input.observation?.entryPoints?.[robot.active], owned[robot.active]);
+  const base = { name: robot.name, url: robot.url, dashboard: `${robot.url}/`, active };
   const away = { reachable: false, daemon: null, installed: [], revisions: {}, running: null, app_state: null, converged: false, drift: [] };
   const obs = input.observation?.robots[robot.name];
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
@@ -53,9 +58,10 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
     error: failureOn(robot.name, input.lastRun),
     daemon: obs.daemon?.state ?? null,
     installed: obs.installed.map((a) => a.name).sort(),
-    revisions: Object.fromEntries(obs.installed.map((a) => [a.name, revisionOf(a, input.state?.robots[robot.name]?.apps[a.name]?.sha)])),
+    revisions: Object.fromEntries(obs.installed.map((a) => [a.name, revisionOf(a, recordedUnder(owned, a.name)?.sha)])),
     running: obs.current?.info.name ?? null,
     app_state: obs.current?.state ?? null,
+    ...crashOf(obs.current),
     converged: drift.length === 0 && input.remaining !== null,
     drift,
   };
@@ -108,9 +114,21 @@ function failureOn(robot: string, run: RunSummary | null): string | null {
   return error.startsWith(`${failed.kind} failed`) ? error : `${failed.kind} failed: ${error}`;
 }
 
+/** The state's record of the app the robot lists as `name` (its entry point, or its key for older records). */
+function recordedUnder(owned: Record<string, AppRecord>, name: string): AppRecord | undefined {
+  return Object.entries(owned).find(([key, r]) => (r.entryPoint ?? key) === name)?.[1];
+}
+
+/** A crashed current app's exception and traceback tail (issue 30.2). */
+function crashOf(current: AppStatus | null): Pick<RobotStatus, 'app_error' | 'app_traceback'> {
+  if (current?.state !== 'error') return { app_error: null, app_traceback: [] };
+  return { app_error: crashReason(current.error), app_traceback: logTail(current.error ?? '') };
+}
+
 /** The revision robotctl recorded when it installed the app, else what the daemon reports (robotctl's simulator does). */
 function revisionOf(app: { extra: Record<string, unknown> }, recorded: string | null | undefined): string | null {
   if (recorded) return recorded;
-  const reported = app.extra.installed_sha;
+  // robotctl's simulator reports installed_sha; a real daemon keeps the Space's sha robotctl sent as metadata.
+  const reported = app.extra.installed_sha ?? app.extra.sha;
   return typeof reported === 'string' && reported !== '' ? reported : null;
 }

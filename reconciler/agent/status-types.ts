@@ -58,12 +58,16 @@ export interface RobotStatus {
   installed: string[];
   /** Installed revision (Space commit sha) per installed app, from the state, else the daemon; null when unknown (a path app). */
   revisions: Record<string, string | null>;
-  /** The app robot.yaml wants running on this robot (after per-robot overrides); null = none. */
+  /** The app robot.yaml wants running on this robot (after per-robot overrides), by the name the robot knows it (its entry point); null = none. */
   active: string | null;
   /** The daemon's current app (observed), null when none. */
   running: string | null;
   /** State of `running` (starting, running, done, stopping, error); null when none. */
   app_state: AppState | null;
+  /** When `running` crashed (app_state error): its exception's line, in the robot's words (issue 30.2); else null. */
+  app_error?: string | null;
+  /** When it crashed: the last 20 lines of its traceback (the daemon's `error`); else empty. */
+  app_traceback?: string[];
   /** True when the robot matches robot.yaml. */
   converged: boolean;
   /** Human lines for each difference, e.g. `app dev_app: not installed`; empty when converged. */

@@ -1,6 +1,7 @@
 import { HubError } from '../../drivers/hub/errors.js';
 import { DaemonError } from '../../drivers/daemon/errors.js';
 import { errorMessage } from '../../lib/errors.js';
+import { logTail } from '../../lib/robot-reasons.js';
 import type { Action } from '../types.js';
 
 // The executor's view of failures: a TerminalError (a start that crashed,
@@ -14,6 +15,22 @@ export class TerminalError extends Error {
     super(message);
     this.name = 'TerminalError';
   }
+}
+
+/** A failure the robot explained: why in its own words (issue 30.1/30.2), and the end of its log or traceback. */
+export class RobotFailure extends TerminalError {
+  constructor(message: string, readonly reason: string[], readonly logTail: string[]) {
+    super(message);
+    this.name = 'RobotFailure';
+  }
+}
+
+/** What a failed action's report shows besides its one line: the robot's reason and log tail (empty when it gave none). */
+export function failureDetail(err: unknown): { reason: string[]; logTail: string[] } {
+  const e = err;
+  if (e instanceof RobotFailure) return { reason: e.reason, logTail: e.logTail };
+  if (e instanceof DaemonError && e.reason.length > 0) return { reason: e.reason, logTail: logTail(e.logs) };
+  return { reason: [], logTail: [] };
 }
 
 /** The daemon refused a start because another app runs: stop it, then start again. */

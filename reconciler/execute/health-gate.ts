@@ -2,7 +2,7 @@ import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AppStatus, DaemonStatus } from '../../lib/wire/daemon.js';
 import { TerminalError } from './errors.js';
 import { sleep } from '../../lib/retry.js';
-import { appFailureReason } from './app-reason.js';
+import { appFailureReason, crashFailure } from './app-reason.js';
 
 // The health gate (rollout.healthy_for): a robot counts as done only when its
 // app has run for the whole window without a restart and its daemon reports
@@ -40,7 +40,7 @@ export async function healthGate(
     ]);
     const seconds = ((Date.now() - since) / 1000).toFixed(1);
     const appProblem = unhealthyApp(app, current, seconds);
-    if (appProblem) throw new TerminalError(appProblem);
+    if (appProblem) throw current?.state === 'error' && current.info.name === app ? crashFailure(appProblem, current) : new TerminalError(appProblem);
     const daemonProblem = status && unhealthyDaemon(status);
     if (daemonProblem) throw new TerminalError(`${app}: the daemon ${daemonProblem} ${seconds} s after the start`);
     if (last) return;

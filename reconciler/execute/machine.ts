@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import type { Action } from '../types.js';
 import type { Performed } from './perform.js';
-import { isAlreadyRunning, shortReason } from './errors.js';
+import { failureDetail, isAlreadyRunning, shortReason } from './errors.js';
 
 /** The action happened but could not be recorded: nothing else may run. */
 export class RecordFailed extends Error {
@@ -14,6 +14,12 @@ export class RecordFailed extends Error {
 /** What a failure is about, for the report: a record's own error rather than its wrapper. */
 function reasonOf(error: unknown): string {
   return shortReason(error instanceof RecordFailed ? error.failure : error);
+}
+
+/** The failure as the report keeps it: its line, and the robot's own reason and log tail when it gave them. */
+function failedOf(action: Action, error: unknown): FailedAction {
+  const detail = failureDetail(error instanceof RecordFailed ? error.failure : error);
+  return { action, error: reasonOf(error), ...(detail.reason.length > 0 ? { reason: detail.reason, logTail: detail.logTail } : {}) };
 }
 
 // One actor per unit of work: the hub, or one robot. It runs the unit's
@@ -40,6 +46,10 @@ export interface UnitInput {
 export interface FailedAction {
   action: Action;
   error: string;
+  /** Why, in the robot's own words (pip's ERROR lines, the app's exception): at most five lines (issue 30.1). */
+  reason?: string[];
+  /** The end of the job's log or the app's traceback (20 lines), for --json. */
+  logTail?: string[];
 }
 
 export interface UnitOutput {
@@ -68,7 +78,7 @@ export type UnitEmitted =
   | { type: 'action.retrying'; unit: string; action: Action; attempt: number; delayMs: number; error: string }
   | { type: 'action.resolving'; unit: string; action: Action; error: string }
   | { type: 'action.done'; unit: string; action: Action; ms: number; performed: Performed }
-  | { type: 'action.failed'; unit: string; action: Action; ms: number; error: string };
+  | { type: 'action.failed'; unit: string; action: Action; ms: number; error: string; reason?: string[] };
 
 const current = (c: UnitContext): Action => c.actions[c.index] as Action;
 
@@ -101,12 +111,12 @@ export const unitMachine = setup({
     begin: assign({ conflictTried: false, performed: null, started: () => Date.now() }),
     announce: emit(({ context }) => ({ type: 'action.started' as const, unit: context.unit, action: current(context) })),
     markFailed: assign({
-      failed: ({ context, event }) => [...context.failed, { action: current(context), error: reasonOf((event as { error?: unknown }).error) }],
+      failed: ({ context, event }) => [...context.failed, failedOf(current(context), (event as { error?: unknown }).error)],
     }),
-    emitFailed: emit(({ context, event }) => ({
-      type: 'action.failed' as const, unit: context.unit, action: current(context),
-      ms: Date.now() - context.started, error: reasonOf((event as { error?: unknown }).error),
-    })),
+    emitFailed: emit(({ context, event }) => {
+      const failed = failedOf(current(context), (event as { error?: unknown }).error);
+      return { type: 'action.failed' as const, unit: context.unit, action: failed.action, ms: Date.now() - context.started, error: failed.error, ...(failed.reason ? { reason: failed.reason } : {}) };
+    }),
     emitDone: emit(({ context }) => ({
       type: 'action.done' as const, unit: context.unit, action: current(context),
       ms: context.performed?.ms ?? 0, performed: { result: context.performed?.result ?? {}, detail: context.performed?.detail ?? '' },

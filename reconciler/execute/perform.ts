@@ -3,7 +3,7 @@ import { WEBHOOK_DOMAINS } from '../../lib/wire/hub.js';
 import type { HubClient, WebhookInput } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { ActionResult } from '../../state/types.js';
-import type { Action, InstallAction, RobotAction, UpdateAppAction, WebhookAction } from '../types.js';
+import { daemonName, type Action, type InstallAction, type RobotAction, type UpdateAppAction, type WebhookAction } from '../types.js';
 import { TerminalError, isDaemonCode, isHubNotFound } from './errors.js';
 import { startAndSettle } from './start.js';
 import type { GateProgress } from './health-gate.js';
@@ -90,28 +90,22 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
   const robot = ctx.config.robots[action.robot];
   if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml any more: make a new plan`);
   const daemon = ctx.daemon(robot);
+  const name = daemonName(action);
   switch (action.type) {
     case 'install':
-      await daemon.install(action.info, { signal });
-      return installed(daemon, action, signal);
+      return installConfirmed(daemon, action, signal);
     case 'update_app':
-      if (action.cause === 'rollback' && action.info.source_kind === 'hf_space') {
-        // An install over the app: robotctl's simulator takes extra.revision (rollback.ts).
-        await daemon.install(action.info, { signal });
-      } else if (action.cause === 'revision' && action.info.source_kind === 'hf_space') {
-        await daemon.update(action.app, { signal });
-      } else {
-        await removeQuietly(daemon, action.app, signal);
-        await daemon.install(action.info, { signal });
-      }
-      return installed(daemon, action, signal);
+      // A new revision, or a rollback's (robotctl's simulator takes extra.revision: rollback.ts), is installed
+      // over the app: the daemon's update would reinstall every dependency (docs/decisions.md, bench/redeploy-calls).
+      if (action.cause === 'source') await removeQuietly(daemon, name, signal);
+      return installConfirmed(daemon, action, signal);
     case 'adopt_app':
       return { result: {}, detail: '' }; // found installed at plan time: only the state changes
     case 'remove':
-      await removeQuietly(daemon, action.app, signal);
+      await removeQuietly(daemon, name, signal);
       return { result: {}, detail: '' };
     case 'start':
-      await startAndSettle(daemon, action.app, {
+      await startAndSettle(daemon, name, {
         healthyForMs: ctx.healthyForMs,
         ...(ctx.onGate ? { onGate: (p: GateProgress) => ctx.onGate?.(action.robot, p) } : {}),
       }, signal);
@@ -122,12 +116,25 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
   }
 }
 
-/** The revision the daemon says it installed (the Space may have moved since we looked). */
-async function installed(daemon: DaemonClient, action: InstallAction | UpdateAppAction, signal: AbortSignal): Promise<Performed> {
+/**
+ * Installs, then reads the robot's installed list: the install counts only
+ * when the app is there under the name the plan expects (issue 30.3); else
+ * the action fails naming what the robot did install. The revision recorded
+ * is the one the daemon reports, when it does (the Space may have moved).
+ */
+async function installConfirmed(daemon: DaemonClient, action: InstallAction | UpdateAppAction, signal: AbortSignal): Promise<Performed> {
+  const name = daemonName(action);
+  const before = new Set((await daemon.listInstalled(signal)).map((a) => a.name));
+  await daemon.install(action.info, { signal });
+  const list = await daemon.listInstalled(signal);
+  const found = list.find((a) => a.name === name);
+  if (!found) {
+    const added = list.map((a) => a.name).filter((n) => !before.has(n));
+    const what = added.length > 0 ? `it installed ${added.map((n) => `'${n}'`).join(', ')}` : `its installed apps are ${list.map((a) => `'${a.name}'`).join(', ') || 'none'}`;
+    throw new TerminalError(`the robot reported the install done, but lists no app '${name}': ${what}`);
+  }
   if (action.record.source === null) return { result: {}, detail: '' }; // a local folder has no revision
-  const list = await daemon.listInstalled(signal).catch(() => []);
-  const extra = list.find((a) => a.name === action.app)?.extra ?? {};
-  const sha = typeof extra.sha === 'string' ? extra.sha : typeof extra.installed_sha === 'string' ? extra.installed_sha : undefined;
+  const sha = typeof found.extra.installed_sha === 'string' ? found.extra.installed_sha : typeof found.extra.sha === 'string' ? found.extra.sha : undefined;
   return { result: sha === undefined ? {} : { sha }, detail: sha ? `(${sha.slice(0, 7)})` : '' };
 }
 

@@ -1,7 +1,7 @@
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import { sleep } from '../../lib/retry.js';
 import { TerminalError } from './errors.js';
-import { appFailureReason } from './app-reason.js';
+import { appFailureReason, crashFailure } from './app-reason.js';
 import { healthGate, type GateProgress } from './health-gate.js';
 
 // A start: the app is started, seen `running`, then held to the health gate
@@ -34,7 +34,7 @@ export async function startAndSettle(daemon: DaemonClient, app: string, opts: St
       if (opts.healthyForMs === 0) return;
       throw new TerminalError(`${app} exited ${seconds} s after it started (${st === null ? 'nothing runs' : 'exit code 0'}); healthy_for wants it running`);
     }
-    if (st.state === 'error') throw new TerminalError(`${app} crashed ${seconds} s after it started: ${appFailureReason(st)}`);
+    if (st.state === 'error') throw crashFailure(`${app} crashed ${seconds} s after it started: ${appFailureReason(st)}`, st);
     if (st.state === 'stopping') throw new TerminalError(`${app} is being stopped by someone else`);
     if (st.state === 'running') break;
     if (Date.now() - began > START_TIMEOUT_MS) throw new TerminalError(`${app} did not reach "running" within ${START_TIMEOUT_MS / 1000} s (state ${st.state})`);

@@ -100,8 +100,10 @@ const cases: Case[] = [
     observed: observation({ robots: { desk: robotObs([installedOf(hello), installedOf(other)], running(other)) } }), state: state({ apps: { desk: { other_app: other } } }),
     expect: [`stop ${at('other_app')}`, `remove ${at('other_app')}`, `start ${at('hello_app')}`],
     check: (t, p) => { t.equal(p.actions[0]?.reason, 'other_app runs: stopped before it is removed'); } },
-  { name: 'an owned app already gone needs nothing', desired: config({ apps: [hello], active: 'hello_app', robots: [{ name: 'desk' }] }),
-    observed: observation({ robots: { desk: robotObs([installedOf(hello)], running()) } }), state: state({ apps: { desk: { other_app: other } } }), expect: [] },
+  // Issue 30.3: a ghost (recorded, never on the robot) is dropped from the state through a remove the robot answers "not installed".
+  { name: 'an owned app already gone is dropped from the state with a note', desired: config({ apps: [hello], active: 'hello_app', robots: [{ name: 'desk' }] }),
+    observed: observation({ robots: { desk: robotObs([installedOf(hello)], running()) } }), state: state({ apps: { desk: { other_app: other } } }),
+    expect: [`remove ${at('other_app')}`], check: (t, p) => { t.match(p.actions[0]?.reason, /in the state but not on the robot .*dropped from the state/); } },
   { name: 'unreachable robot: no actions, listed', desired: config({ ...both, robots: [{ name: 'desk' }, { name: 'lab' }] }),
     observed: observation({ robots: { desk: converged.desk, lab: { reachable: false, error: 'ECONNREFUSED' } } }), expect: [],
     check: (t, p) => { t.same(p.unreachable, ['lab']); } },

@@ -88,7 +88,8 @@ function fillCard(card, r, rollout) {
   fill(card.state, !r.reachable ? pill('unreachable', 'failed') : r.converged ? pill('converged', 'ok') : pill('drifted', 'drift'), ' ', phasePill(rollout, r.name));
   const names = [...new Set([...(r.installed ?? []), ...(r.active ? [r.active] : [])])];
   card.apps.replaceChildren(...(names.length ? names.map((n) => appItem(r, n)) : [h('li', { class: 'muted' }, 'no app installed')]));
-  const lines = [...(r.drift ?? []), ...(r.error ? [r.error] : [])];
+  const crash = r.app_error ? [`${r.running ?? 'the app'} crashed: ${r.app_error}`] : [];
+  const lines = [...(r.drift ?? []), ...crash, ...(r.error ? [r.error] : [])];
   fill(card.why, lines.length ? h('ul', { class: 'why' }, lines.map((d) => h('li', {}, d))) : null);
 }
 
