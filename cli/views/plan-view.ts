@@ -160,7 +160,7 @@ function viewLines(v: WebhookView, line: (text: string) => void): void {
 
 function robotText(a: RobotAction): string {
   switch (a.type) {
-    case 'install': return `install ${appWithRevisions(a)} from ${a.record.source ?? a.record.path ?? '?'}`;
+    case 'install': return `install ${appWithRevisions(a)}${a.name && a.name !== a.app ? ` (as ${a.name}, its entry point)` : ''} from ${a.record.source ?? a.record.path ?? '?'}`;
     case 'update_app': return `update_app ${appWithRevisions(a)}${a.cause === 'source' ? ` from ${a.record.source ?? a.record.path ?? '?'}` : ''}`;
     case 'adopt_app': return `adopt ${a.app} (its install was asked for, its outcome not recorded)`;
     case 'remove': return `remove ${a.app}`;
