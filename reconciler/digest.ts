@@ -60,5 +60,5 @@ function robotTuple(robot: RobotObservation | undefined): unknown {
   if (!robot?.reachable) return false;
   const installed = [...robot.installed].sort((x, y) => byText(x.name, y.name)).map(appTuple);
   const current = robot.current ? [robot.current.info.name, robot.current.state] : null;
-  return [installed, current];
+  return robot.startupApp === undefined ? [installed, current] : [installed, current, robot.startupApp];
 }

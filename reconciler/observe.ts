@@ -43,7 +43,8 @@ export async function observe(config: Config, deps: ObserveDeps, signal?: AbortS
   const [hub, [spaces, entryPoints], observed] = await Promise.all([
     observeHub(deps.hub, opts.listWebhooks !== false, signal, opts.command),
     observeSpaces(config, deps.hub, signal).then(async (s) => [s, await observeEntryPoints(config, deps.hub, s, signal)] as const),
-    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal, (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed))),
+    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal,
+      (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed), r.startupApp !== undefined || opts.daemonStatus === true)),
   ]);
   const byName: Record<string, RobotObservation> = {};
   robots.forEach((r, i) => { byName[r.name] = observed[i] as RobotObservation; });
@@ -98,15 +99,19 @@ function pathInstallLikely(config: Config, robot: RobotSpec, installed: AppInfo[
   });
 }
 
+/** `readStartup`: robot.yaml manages the robot's startup app (or status shows it): one more call. */
 export async function observeRobot(
   daemon: DaemonClient,
   signal?: AbortSignal,
   needStatus: (installed: AppInfo[]) => boolean = () => true,
+  readStartup = false,
 ): Promise<RobotObservation> {
   try {
-    const [installed, current] = await Promise.all([daemon.listInstalled(signal), daemon.currentAppStatus(signal)]);
+    const [installed, current, startupApp] = await Promise.all([
+      daemon.listInstalled(signal), daemon.currentAppStatus(signal), readStartup ? daemon.startupApp(signal) : undefined,
+    ]);
     const status = needStatus(installed) ? await daemon.daemonStatus(signal) : null;
-    return { reachable: true, daemon: status, installed, current };
+    return { reachable: true, daemon: status, installed, current, ...(startupApp !== undefined ? { startupApp } : {}) };
   } catch (err) {
     if (signal?.aborted) throw err;
     return { reachable: false, error: errorMessage(err) };

@@ -95,7 +95,7 @@ export function planRobot(
   const active = robot.active === null ? null : nameOf(robot.active);
   const run = heldActive ? { stop: [], start: [] } : runActions(robot.name, active, obs.current, touched, (n) => ({ address: at(keyOf(n)), app: keyOf(n), name: n }));
   const unmanaged = [...installed.keys()].filter((a) => !wanted.has(a) && !ownedNames.has(a));
-  return { actions: [...run.stop, ...changes, ...run.start], unmanaged, held };
+  return { actions: [...run.stop, ...changes, ...startupActions(robot, obs, nameOf), ...run.start], unmanaged, held };
 }
 
 type Named = (name: string) => { address: string; app: string; name: string };
@@ -122,6 +122,20 @@ function runActions(
     start.push({ type: 'start', robot, ...named(active), reason });
   }
   return { stop, start };
+}
+
+/**
+ * `startup_app:` (issue 30.5): set through the daemon when the robot starts
+ * another app at boot (after the installs: the daemon refuses an app it does
+ * not have). Absent from robot.yaml: the robot's own setting is left alone.
+ */
+function startupActions(robot: RobotSpec, obs: Reachable, nameOf: (key: string) => string): RobotAction[] {
+  if (robot.startupApp === undefined || obs.startupApp === undefined) return [];
+  const key = robot.startupApp;
+  const name = key === null ? null : nameOf(key);
+  if (obs.startupApp === name) return [];
+  const now = obs.startupApp === null ? 'the robot starts no app at boot' : `the robot starts ${obs.startupApp} at boot`;
+  return [{ type: 'startup_app', address: `robots.${robot.name}.startup_app`, robot: robot.name, app: key, name, reason: now }];
 }
 
 /** Why the current app must be stopped, or null. An app in `error` blocks starts. */

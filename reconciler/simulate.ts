@@ -65,6 +65,10 @@ function applyHub(hooks: HubWebhook[], action: Action, desired: Config, result: 
 
 function applyRobot(robot: RobotObservation | undefined, action: Action): void {
   if (!robot?.reachable || !('robot' in action)) return;
+  if (action.type === 'startup_app') {
+    robot.startupApp = action.name;
+    return;
+  }
   const name = daemonName(action);
   switch (action.type) {
     case 'stop':

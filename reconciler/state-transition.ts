@@ -35,6 +35,7 @@ export function changeOf(state: StateFile, action: Action, desired: Record<strin
       return { robot: action.robot, app: action.app, record: null };
     case 'start':
     case 'stop':
+    case 'startup_app':
       return null;
   }
 }

@@ -11,7 +11,11 @@ export type HubObservation = { ok: true; webhooks: HubWebhook[] } | { ok: false;
 
 export type RobotObservation =
   /** `daemon` is null when observe did not need it (see observe.ts). */
-  | { reachable: true; daemon: DaemonStatus | null; installed: AppInfo[]; current: AppStatus | null }
+  | {
+    reachable: true; daemon: DaemonStatus | null; installed: AppInfo[]; current: AppStatus | null;
+    /** GET /api/apps/startup-app, read when robot.yaml manages it (or for status); undefined when not read. */
+    startupApp?: string | null;
+  }
   | { reachable: false; error: string };
 
 /**
@@ -175,12 +179,26 @@ export interface StopAction extends AppBase {
   type: 'stop';
 }
 
-export type RobotAction = InstallAction | UpdateAppAction | AdoptAppAction | RemoveAction | StartAction | StopAction;
+/**
+ * Sets the app the robot starts at boot (issue 30.5; PUT /api/apps/startup-app).
+ * `app` is robot.yaml's key and `name` the daemon's; both null clear it.
+ * Address `robots.NAME.startup_app`.
+ */
+export interface StartupAppAction extends Base {
+  type: 'startup_app';
+  robot: string;
+  app: string | null;
+  name: string | null;
+}
+
+/** The actions on one app of a robot. */
+export type AppAction = InstallAction | UpdateAppAction | AdoptAppAction | RemoveAction | StartAction | StopAction;
+export type RobotAction = AppAction | StartupAppAction;
 export type Action = WebhookAction | RobotAction;
 export type ActionType = Action['type'];
 
 export const WEBHOOK_ACTION_TYPES = ['create', 'adopt', 'update', 'enable', 'disable', 'delete'] as const;
-export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'adopt_app', 'remove', 'start', 'stop'] as const;
+export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'adopt_app', 'remove', 'start', 'stop', 'startup_app'] as const;
 
 export interface UnmanagedWebhook {
   id: string;
@@ -194,7 +212,7 @@ export interface PlanSummary {
   /** update + enable + disable */
   update: number;
   delete: number;
-  /** install + update_app + remove + start + stop */
+  /** install + update_app + remove + start + stop + startup_app */
   robot: number;
   total: number;
 }
@@ -259,8 +277,8 @@ export interface PlanOptions {
   command?: CommandLine;
 }
 
-/** What the daemon's routes call a robot action's app. */
-export function daemonName(a: RobotAction): string {
+/** What the daemon's routes call an app action's app. */
+export function daemonName(a: AppAction): string {
   return a.name ?? a.app;
 }
 

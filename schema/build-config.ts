@@ -29,7 +29,8 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
     webhooks: webhookSpecs(root.webhooks),
     apps,
     active,
-    robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active)])),
+    ...(has(root, 'startup_app') ? { startupApp: str(root.startup_app) } : {}),
+    robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active, root)])),
     rollout: rolloutSpec(record(root.rollout) ?? {}),
     notify: notifySpec(record(root.notify)),
     receiver: receiverSpec(record(root.receiver)),
@@ -100,11 +101,13 @@ function appSpec(name: string, a: Data, baseDir: string): AppSpec {
 }
 
 /** `owner/name` from a Space URL: its last two path segments. */
-function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null): RobotSpec {
+function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null, root: Data): RobotSpec {
   const apps = Array.isArray(r.apps) ? r.apps.map(String) : [...allApps];
   const active = has(r, 'active') ? str(r.active) : fleetActive;
+  const startup = has(r, 'startup_app') ? r : has(root, 'startup_app') ? root : null;
   return {
     name, url: trimSlash(String(r.url)), apps, active,
+    ...(startup ? { startupApp: str(startup.startup_app) } : {}),
     ...(has(r, 'hardware_id') ? { hardwareId: str(r.hardware_id) } : {}),
     ...(typeof r.robot_name === 'string' ? { robotName: r.robot_name } : {}),
   };

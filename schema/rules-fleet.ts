@@ -11,6 +11,9 @@ export function fleetFindings(root: Data): Finding[] {
   if (typeof root.active === 'string' && !apps.includes(root.active)) {
     found.push({ path: ['active'], message: undeclaredApp(root.active, apps) });
   }
+  if (typeof root.startup_app === 'string' && !apps.includes(root.startup_app)) {
+    found.push({ path: ['startup_app'], message: undeclaredApp(root.startup_app, apps) });
+  }
   for (const [name, robot] of entries(root.robots)) found.push(...robotFindings(name, robot, root, apps));
   found.push(...sharedDaemonFindings(root), ...rolloutFindings(root), ...notifyFindings(root), ...receiverFindings(root, apps));
   return found;
@@ -29,6 +32,7 @@ function robotFindings(name: string, robot: Data, root: Data, apps: string[]): F
       if (typeof a === 'string' && !apps.includes(a)) found.push({ path: [...path, 'apps', i], message: undeclaredApp(a, apps) });
     });
   }
+  found.push(...startupFindings(robot, root, apps, own, path));
   if (has(robot, 'active')) {
     const active = robot.active;
     if (typeof active === 'string') {
@@ -62,6 +66,22 @@ function sharedDaemonFindings(root: Data): Finding[] {
     found.push({ path: ['robots', name, 'url'], message: `names the same daemon as robots.${other}.url: ${why}` });
   }
   return found;
+}
+
+/** A robot's startup app (its own or the fleet's) must be one of its apps: the daemon refuses one it does not have. */
+function startupFindings(robot: Data, root: Data, apps: string[], own: string[] | undefined, path: Segment[]): Finding[] {
+  if (has(robot, 'startup_app')) {
+    const app = robot.startup_app;
+    if (typeof app !== 'string') return [];
+    if (!apps.includes(app)) return [{ path: [...path, 'startup_app'], message: undeclaredApp(app, apps) }];
+    if (own && !own.includes(app)) return [{ path: [...path, 'startup_app'], message: `'${app}' is not among this robot's apps (${own.join(', ') || 'none'})` }];
+    return [];
+  }
+  const fleet = root.startup_app;
+  if (own && typeof fleet === 'string' && apps.includes(fleet) && !own.includes(fleet)) {
+    return [{ path, at: 'key', message: `the fleet's startup_app '${fleet}' is not among this robot's apps; add it to apps or set startup_app for this robot` }];
+  }
+  return [];
 }
 
 function rolloutFindings(root: Data): Finding[] {

@@ -36,6 +36,12 @@ export interface RobotSpec {
   apps: string[];
   /** The one app that runs; null means none. Always one of `apps`. */
   active: string | null;
+  /**
+   * `startup_app:` (fleet value, or this robot's override): the app the robot
+   * starts at boot, one of `apps`; null clears it; absent (undefined): not
+   * managed, the robot's own setting stays (issue 30.5).
+   */
+  startupApp?: string | null;
   /** `hardware_id`: the physical robot this entry is (absent: not declared; null: declared as none). Loaded, not yet acted on. */
   hardwareId?: string | null;
   /** `robot_name`: the robot's display name. Loaded, not yet acted on. */
@@ -101,6 +107,8 @@ export interface Config {
   apps: Record<string, AppSpec>;
   /** Fleet-wide active app (before per-robot overrides). */
   active: string | null;
+  /** Fleet-wide `startup_app:` (before per-robot overrides); undefined when absent. */
+  startupApp?: string | null;
   robots: Record<string, RobotSpec>;
   rollout: RolloutSpec;
   /** Null when robot.yaml has no notify: block. */

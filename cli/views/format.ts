@@ -36,7 +36,7 @@ export function duration(ms: number): string {
 
 const PAST: Record<Action['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
-  install: 'install', update_app: 'update', adopt_app: 'adopt', remove: 'remove', start: 'start', stop: 'stop',
+  install: 'install', update_app: 'update', adopt_app: 'adopt', remove: 'remove', start: 'start', stop: 'stop', startup_app: 'startup app',
 };
 
 /** Where an action happens, as the progress lines name it: `webhooks.NAME` or `robots.NAME`. */
@@ -46,5 +46,6 @@ export function unitAddress(a: Action): string {
 
 /** `created` for webhooks, `install hello_app` for robots. */
 export function actionText(a: Action): string {
+  if (a.type === 'startup_app') return `${PAST[a.type]} ${a.app ?? '(none)'}`;
   return 'robot' in a ? `${PAST[a.type]} ${appWithRevisions(a)}` : PAST[a.type];
 }

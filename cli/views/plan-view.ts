@@ -44,7 +44,7 @@ type Paint = (s: string) => string;
 type Painter = (s: string, t: Action['type'] | 'gray') => string;
 const SYMBOL: Record<Action['type'], string> = {
   create: '+', adopt: '>', update: '~', enable: '~', disable: '~', delete: '-',
-  install: '+', update_app: '~', adopt_app: '>', remove: '-', start: '~', stop: '~',
+  install: '+', update_app: '~', adopt_app: '>', remove: '-', start: '~', stop: '~', startup_app: '~',
 };
 const VERB: Record<WebhookAction['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
@@ -166,6 +166,7 @@ function robotText(a: RobotAction): string {
     case 'remove': return `remove ${a.app}`;
     case 'start': return `start ${a.app}`;
     case 'stop': return `stop ${a.app}`;
+    case 'startup_app': return a.app === null ? 'startup_app: clear it (null)' : `startup_app = ${a.app}${a.name && a.name !== a.app ? ` (as ${a.name})` : ''}`;
   }
 }
 

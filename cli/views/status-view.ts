@@ -39,9 +39,9 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
   else {
     const rows = doc.robots.map((r) => [
       r.name, r.url, r.reachable ? yes(true) : `${yes(false)} ${c.dim(r.error ?? '')}`, r.daemon ?? '-',
-      r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', installedText(r) || '-', r.reachable ? yes(r.converged) : '-',
+      r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', installedText(r) || '-', r.startup_app ?? '-', r.reachable ? yes(r.converged) : '-',
     ]);
-    lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'INSTALLED', 'CONVERGED'], rows).text));
+    lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'INSTALLED', 'AT BOOT', 'CONVERGED'], rows).text));
     // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it.
     for (const r of doc.robots) {
       if (r.app_error) lines.push(`  ${r.name}: ${r.running ?? 'the app'} crashed: ${c.bad(r.app_error)}`);

@@ -10,6 +10,7 @@ import { policyOf, realClock, retrying, sleep, type RetryClock, type RetryPolicy
 import { startResolved } from './start-app.js';
 import { watchJobEnd, type JobEndHint } from './job-end.js';
 import { identityCalls } from './identity.js';
+import { startupAppCalls } from './startup-app.js';
 import { updateCalls } from './update.js';
 import { waitWhileStopping } from './stop-wait.js';
 import { followAppState } from './app-state.js';
@@ -127,6 +128,7 @@ export function createDaemonClient(opts: DaemonClientOptions): DaemonClient {
       current: () => daemonRequest<AppStatus | null>(dispatcher, baseUrl, '/api/apps/current-app-status', { timeoutMs: Math.min(timeoutMs, 5_000), ...ua }),
     }, o),
     ...identityCalls(call),
+    ...startupAppCalls(call),
     ...updateCalls({ baseUrl, call, probe: (path, signal) => daemonRequest(dispatcher, baseUrl, path, { signal, timeoutMs: Math.min(timeoutMs, 5_000), ...ua }) }),
     close: async () => { await own?.close(); },
   };

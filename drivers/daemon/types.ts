@@ -33,6 +33,12 @@ export interface DaemonClient {
    */
   followAppState(opts: FollowOptions): AppStateFollower;
 
+  // The startup app (startup-app.ts; spec §9)
+  /** GET /api/apps/startup-app: the app the robot starts at boot; null when none. */
+  startupApp(signal?: AbortSignal): Promise<string | null>;
+  /** PUT /api/apps/startup-app; null clears it. An app the robot lacks: not_installed. */
+  setStartupApp(name: string | null, signal?: AbortSignal): Promise<string | null>;
+
   // Identity (identity.ts)
   /** GET /api/daemon/hardware-id: stable per robot; null when the daemon has no robot attached. */
   hardwareId(signal?: AbortSignal): Promise<string | null>;

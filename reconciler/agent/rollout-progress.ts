@@ -46,7 +46,7 @@ const FINISHED: Record<UnitStatus, RolloutRobotState> = {
 };
 
 const PHASE: Record<Action['type'], RolloutPhase | null> = {
-  install: 'installing', update_app: 'reinstalling', adopt_app: null, remove: 'removing', stop: 'stopping', start: 'starting',
+  install: 'installing', update_app: 'reinstalling', adopt_app: null, remove: 'removing', stop: 'stopping', start: 'starting', startup_app: null,
   create: null, adopt: null, update: null, enable: null, disable: null, delete: null,
 };
 

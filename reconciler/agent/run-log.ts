@@ -97,6 +97,7 @@ export class RunLog {
 }
 
 export function label(a: Action): string {
+  if (a.type === 'startup_app') return `startup_app ${a.app ?? 'null'} on ${a.robot}`;
   return 'robot' in a ? `${a.type} ${appWithRevisions(a)} on ${a.robot}` : `${a.type} ${a.address}`;
 }
 

@@ -49,7 +49,7 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
   if (!obs.reachable) return { ...base, ...away, error: obs.error };
   const drift = [
-    ...pending(input, `robots.${robot.name}`).map((a) => ('robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`)),
+    ...pending(input, `robots.${robot.name}`).map((a) => (a.type === 'startup_app' ? `startup_app ${a.app ?? 'null'}: ${a.reason}` : 'robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`)),
     ...heldOn(robot.name, input.remaining),
   ];
   return {
@@ -62,6 +62,7 @@ function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
     running: obs.current?.info.name ?? null,
     app_state: obs.current?.state ?? null,
     ...crashOf(obs.current),
+    ...(obs.startupApp !== undefined ? { startup_app: obs.startupApp } : {}),
     converged: drift.length === 0 && input.remaining !== null,
     drift,
   };

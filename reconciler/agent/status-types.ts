@@ -68,6 +68,8 @@ export interface RobotStatus {
   app_error?: string | null;
   /** When it crashed: the last 20 lines of its traceback (the daemon's `error`); else empty. */
   app_traceback?: string[];
+  /** The app the robot starts at boot (GET /api/apps/startup-app), null when none; absent when not read (issue 30.5). */
+  startup_app?: string | null;
   /** True when the robot matches robot.yaml. */
   converged: boolean;
   /** Human lines for each difference, e.g. `app dev_app: not installed`; empty when converged. */

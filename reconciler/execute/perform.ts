@@ -90,6 +90,10 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
   const robot = ctx.config.robots[action.robot];
   if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml any more: make a new plan`);
   const daemon = ctx.daemon(robot);
+  if (action.type === 'startup_app') {
+    await daemon.setStartupApp(action.name, signal);
+    return { result: {}, detail: '' };
+  }
   const name = daemonName(action);
   switch (action.type) {
     case 'install':

@@ -38,9 +38,9 @@ t.test('status: converged webhook, converged robot, drifted robot, unreachable r
     '  1 other webhook(s) on the account are not managed by this file',
     '',
     'Robots:',
-    '  NAME  URL                    REACHABLE                               DAEMON   RUNNING              INSTALLED  CONVERGED',
-    '  desk  http://127.0.0.1:8000  yes                                     running  hello_app (running)  hello_app  yes',
-    '  lab   http://127.0.0.1:8001  no connect ECONNREFUSED 127.0.0.1:8001  -        -                    -          -',
+    '  NAME  URL                    REACHABLE                               DAEMON   RUNNING              INSTALLED  AT BOOT  CONVERGED',
+    '  desk  http://127.0.0.1:8000  yes                                     running  hello_app (running)  hello_app  -        yes',
+    '  lab   http://127.0.0.1:8001  no connect ECONNREFUSED 127.0.0.1:8001  -        -                    -          -        -',
     '',
   ].join('\n'));
   t.notMatch(text, SECRET);
@@ -55,7 +55,7 @@ t.test('status: a drifted webhook says why, and the hub being down is shown', as
   const drifted = observation({ hooks: [hookOf('wh1', hook, { disabled: true, secret: 'rotated-elsewhere-42' })], robots: { desk: robotObs(), lab: robotObs() } });
   const text = renderStatus(statusDoc(desired, drifted, owned, plan(desired, drifted, owned)), false);
   t.match(text, '  redeploy  wh1  https://example.org/hooks/redeploy  false    no update: secret changed; enable: disabled on the hub, enabled in robot.yaml\n');
-  t.match(text, /^  desk  http:\/\/127\.0\.0\.1:8000  yes\s+running\s+-\s+-\s+no$/m, 'desk lacks its app');
+  t.match(text, /^  desk  http:\/\/127\.0\.0\.1:8000  yes\s+running\s+-\s+-\s+-\s+no$/m, 'desk lacks its app');
   t.notMatch(text, SECRET);
   t.notMatch(text, 'rotated-elsewhere-42', 'the secret found on the hub is never shown either');
   const down = observation({ hubError: 'hub unreachable: ECONNREFUSED', robots: { desk: robotObs(), lab: robotObs() } });

@@ -39,7 +39,10 @@ t.test('a drift check costs 2 daemon calls per robot; 3 only when the daemon sta
   const withPath = config({ apps: [pathApp('dev_app', join(dir, 'dev_app'))], robots: [{ name: 'desk' }] });
   t.same(await calls(withPath), ['/api/apps/current-app-status', '/api/apps/list-available/installed', '/api/daemon/status'],
     'a path app not installed yet: the plan must know whether this daemon installs local folders');
-  t.same((await calls(sourceOnly, { daemonStatus: true })).length, 3, 'the status table asks for it');
+  t.same((await calls(sourceOnly, { daemonStatus: true })).length, 4, 'the status table asks for it, and for the startup app it shows (issue 30.5)');
+  const withStartup = config({ apps: [app('hello_app', { spaceId: null })], active: 'hello_app', robots: [{ name: 'desk' }] });
+  for (const r of Object.values(withStartup.robots)) r.startupApp = 'hello_app';
+  t.same(await calls(withStartup), ['/api/apps/current-app-status', '/api/apps/list-available/installed', '/api/apps/startup-app'], 'a third call only where robot.yaml manages the startup app');
 });
 
 /** Plain servers standing for robots: the pool is about sockets, not routes. */

@@ -70,7 +70,7 @@ t.test('loadConfig keeps the label as typed and resolves paths against the file 
   t.equal(r.config.apps.abs?.path, '/opt/app');
   writeFileSync(join(dir, 'sub', 'robot.yaml'), 'version: 1\nfoo: 1\n');
   t.strictSame(loadConfig(join('sub', 'robot.yaml'), {}, { cwd: dir }).diagnostics.map(formatDiagnostic), [
-    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, robots, rollout, notify, receiver, state`,
+    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, rollout, notify, receiver, state`,
   ]);
 });
 
@@ -149,7 +149,7 @@ t.test('YAML anchors and aliases resolve; positions still point into the file', 
   const c = config('version: 1\napps:\n  a: &app { path: ./a }\nrobots:\n  r1: { url: http://h:1, apps: [a] }\n  r2: { url: http://h:2, apps: [a] }\n');
   t.strictSame(c.robots.r2?.apps, ['a']);
   const r = load('version: 1\nx: &u http://h\nrobots:\n  r1: { url: *u }\n');
-  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, robots, rollout, notify, receiver, state"]);
+  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, rollout, notify, receiver, state"]);
 });
 
 t.test('min_ready, healthy_for\'s old name, loads with a warning that names its line', async (t) => {

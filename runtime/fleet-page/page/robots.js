@@ -89,7 +89,8 @@ function fillCard(card, r, rollout) {
   const names = [...new Set([...(r.installed ?? []), ...(r.active ? [r.active] : [])])];
   card.apps.replaceChildren(...(names.length ? names.map((n) => appItem(r, n)) : [h('li', { class: 'muted' }, 'no app installed')]));
   const crash = r.app_error ? [`${r.running ?? 'the app'} crashed: ${r.app_error}`] : [];
-  const lines = [...(r.drift ?? []), ...crash, ...(r.error ? [r.error] : [])];
+  const boot = typeof r.startup_app === 'string' ? [`starts ${r.startup_app} at boot`] : [];
+  const lines = [...(r.drift ?? []), ...crash, ...(r.error ? [r.error] : []), ...boot];
   fill(card.why, lines.length ? h('ul', { class: 'why' }, lines.map((d) => h('li', {}, d))) : null);
 }
 
