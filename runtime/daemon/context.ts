@@ -81,6 +81,8 @@ export interface DaemonContext {
   log: (line: string) => void;
   installed(): Promise<InstalledApp[]>;
   /** Close the hub clients made so far. */
+  /** The configured hub's client (made on first use): recorded-move datasets are read from it. */
+  hub(): Promise<HubClient>;
   closeHub(): Promise<void>;
   /** This daemon instance's marker: every process it spawns carries it (apps/proc.ts). */
   marker: string;
@@ -172,6 +174,7 @@ export function createContext(opts: DaemonOptions): DaemonContext {
       isBusy: (name) => ctx.apps.isBusy(name),
     },
     installed,
+    hub: hubClient(null),
     closeHub: async () => {
       const made = [...hubs.values()];
       hubs.clear();

@@ -11,6 +11,8 @@ import { hfAuthRoutes } from './routes/hf-auth.js';
 import { jobRoutes } from './routes/jobs.js';
 import { daemonRoutes } from './routes/daemon.js';
 import { moveRoutes } from './routes/move.js';
+import { moveSocketRoutes } from './routes/move-ws.js';
+import { docsRoutes } from './routes/docs.js';
 import { stateRoutes } from './routes/state.js';
 import { dashboardRoutes } from './dashboard-route.js';
 import { reapLeftovers } from './apps/running-record.js';
@@ -122,6 +124,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   jobRoutes(app, ctx);
   daemonRoutes(app, ctx);
   moveRoutes(app, ctx);
+  moveSocketRoutes(app, ctx);
   stateRoutes(app, ctx);
   hardwareRoutes(app, ctx);
   identityRoutes(app, ctx);
@@ -130,6 +133,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<FastifyInstance>
   dashboardRoutes(app);
   sdkWsRoutes(app, ctx);
   managedByRoutes(app);
+  docsRoutes(app, ctx, () => routes);
   return app;
 }
 

@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { requireBackend } from './move.js';
+import { soundRoutes } from './sounds.js';
+import { recordedMoveRoutes } from './recorded-moves.js';
+import { MESHES, urdf } from '../sim/model.js';
 
 // The real daemon's hardware routes (reference OpenAPI: audio, camera,
-// volume, media, kinematics, direction of arrival, recorded moves). A
-// simulated robot has no camera, microphones, speaker or motion datasets:
-// where a neutral answer is honest it is given in the documented shape
-// (volumes are kept in memory, no sound, no face, no datasets); where it
-// would be a lie, 501 says why.
-
-const noHardware = (what: string): HttpError => new HttpError(501, `The simulated robot has no ${what}`);
+// volume, media, kinematics, direction of arrival, recorded moves), as it
+// answers them on a robot without the hardware (its mockup backend, no
+// media): volumes kept in memory, media unavailable, head tracking a no-op
+// that says so, the audio board's 503, the camera it falls back to. What
+// needs no hardware works on the simulated robot: its own URDF and meshes
+// (sim/model.ts), sounds to a sink (sounds.ts), recorded moves from the hub
+// (recorded-moves.ts). No hardware route answers 501.
 
 const volumeBody = {
   type: 'object',
@@ -27,42 +31,56 @@ function volumeRoutes(app: FastifyInstance): void {
   app.post('/api/volume/test-sound', async () => ({ status: 'skipped', message: 'The simulated robot has no speaker: no sound was played' }));
 }
 
-function mediaRoutes(app: FastifyInstance): void {
-  // /api/media/release and /acquire belong to the SDK's routes (sdk-ws/route.ts).
-  app.get('/api/media/status', async () => ({ camera: false, audio: false }));
-  app.post('/api/media/play_sound', { schema: { body: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] } } },
-    async () => { throw noHardware('speaker: sounds cannot be played'); });
+function mediaRoutes(app: FastifyInstance, ctx: DaemonContext): void {
+  // /api/media/release and /acquire belong to the SDK's routes (sdk-ws/route.ts); sounds: routes/sounds.ts.
+  app.get('/api/media/status', async () => ({ available: false, released: false, no_media: true }));
   for (const path of ['stop_sound', 'clear_incoming_audio', 'wobbling/enable', 'wobbling/disable']) {
-    app.post(`/api/media/${path}`, async () => ({ status: 'ok' }));
+    app.post(`/api/media/${path}`, { preHandler: requireBackend(ctx) }, async () => ({ status: 'ok' }));
   }
-  app.post('/api/media/tracking/enable', async () => { throw noHardware('camera: head tracking needs one'); });
-  app.post('/api/media/tracking/disable', async () => ({ status: 'ok', tracking: false }));
-  app.get('/api/media/tracking/face', async () => ({ face: null }));
-  app.get('/api/media/sounds', async () => ({ sounds: [] }));
-  app.post('/api/media/sounds/upload', async () => { throw noHardware('speaker: uploaded sounds could never be played'); });
-  app.delete<{ Params: { filename: string } }>('/api/media/sounds/:filename', async (req) => {
-    throw new HttpError(404, `Sound '${req.params.filename}' not found`);
+  // Head tracking needs a camera: enabling it is the real daemon's no-op that says so.
+  app.post('/api/media/tracking/enable', { preHandler: requireBackend(ctx) }, async () => {
+    ctx.log('Cannot enable head tracking: no camera available');
+    return { status: 'unavailable', enabled: false };
   });
+  app.post('/api/media/tracking/disable', { preHandler: requireBackend(ctx) }, async () => ({ status: 'ok', enabled: false }));
+  app.get('/api/media/tracking/face', { preHandler: requireBackend(ctx) }, async () => ({
+    status: 'ok', face_target: { detected: false, x: null, y: null, roll: null, ts: null },
+  }));
 }
 
+// The camera the real daemon falls back to when it detected none (media/camera_constants.py: the Lite's).
+const LITE_RESOLUTIONS = [['R1920x1080at60fps', 1920, 1080, 60, 1.115], ['R3840x2592at30fps', 3840, 2592, 30, 1.0], ['R3840x2160at30fps', 3840, 2160, 30, 1.109], ['R3264x2448at30fps', 3264, 2448, 30, 1.115]] as const;
+const resolution = (r: (typeof LITE_RESOLUTIONS)[number]) => ({ name: r[0], width: r[1], height: r[2], fps: r[3], crop_factor: r[4] });
+const LITE_SPECS = {
+  name: 'lite',
+  available_resolutions: LITE_RESOLUTIONS.map(resolution),
+  default_resolution: resolution(LITE_RESOLUTIONS[0]),
+  K: [[2001.8076426486707, 0.0, 1905.876059826701], [0.0, 2003.0778885944105, 1328.3239717935594], [0.0, 0.0, 1.0]],
+  D: [-1.4652320301298614, 0.6542714131667414, 0.012147809271745049, -0.002677286460143648, 0.3035939941825349, -1.4300809080461876,
+    0.570024082887235, 0.3567299243352951, 0.003057363348400015, 0.0003357614008682464, -0.009897126394310923, -0.002050919484589521],
+};
+
 function sensorRoutes(app: FastifyInstance, ctx: DaemonContext): void {
-  app.post('/api/audio/config/apply', async () => { throw noHardware('audio board to configure'); });
-  app.get<{ Params: { name: string } }>('/api/audio/config/parameter/:name', async (req) => { throw noHardware(`audio board: no parameter '${req.params.name}'`); });
-  app.get('/api/camera/specs', async () => { throw noHardware('camera'); });
+  // No ReSpeaker board: the real daemon's 503 in its words.
+  const noBoard = async (): Promise<never> => { throw new HttpError(503, 'ReSpeaker audio board not available'); };
+  app.post('/api/audio/config/apply', noBoard);
+  app.get('/api/audio/config/parameter/:name', noBoard);
+  app.get('/api/camera/specs', async () => LITE_SPECS);
   // No microphone array, so no direction of arrival: the documented null.
   app.get('/api/state/doa', async (_req, reply) => reply.type('application/json').send('null'));
-  app.get('/api/kinematics/info', async () => ({ engine: 'robotctl-sim', simulated: true, motor_control_mode: ctx.robot.motorMode }));
-  app.get('/api/kinematics/urdf', async () => { throw noHardware('URDF bundled: the real daemon serves its own model'); });
-  app.get<{ Params: { '*': string } }>('/api/kinematics/stl/*', async () => { throw noHardware('STL meshes bundled: the real daemon serves its own model'); });
-  // Dataset names are Hub repo ids (owner/name): the wildcard takes the slash.
-  app.get('/api/move/recorded-move-datasets/list/*', async () => []);
-  app.post<{ Params: { '*': string } }>('/api/move/play/recorded-move-dataset/*', async (req) => {
-    throw noHardware(`recorded move dataset for '${req.params['*']}': the real daemon downloads them from the Hub`);
+  app.get('/api/kinematics/info', { preHandler: requireBackend(ctx) }, async () => ({ info: { engine: 'AnalyticalKinematics', 'collision check': false } }));
+  app.get('/api/kinematics/urdf', { preHandler: requireBackend(ctx) }, async () => ({ urdf: urdf() }));
+  app.get<{ Params: { '*': string } }>('/api/kinematics/stl/*', async (req, reply) => {
+    const mesh = MESHES[req.params['*']];
+    if (!mesh) throw new HttpError(404, `STL file not found assets/${req.params['*']}`);
+    return reply.type('model/stl').send(mesh());
   });
 }
 
 export function hardwareRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   volumeRoutes(app);
-  mediaRoutes(app);
+  mediaRoutes(app, ctx);
   sensorRoutes(app, ctx);
+  soundRoutes(app, ctx);
+  recordedMoveRoutes(app, ctx);
 }

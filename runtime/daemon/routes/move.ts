@@ -19,7 +19,7 @@ export function parsePose(p: WirePose): { head: Mat4 | null; headYaw?: number } 
   return { head: fromXyzRpy(v), headYaw: v.yaw };
 }
 
-function partial(pose: WirePose, antennas: number[] | null | undefined, bodyYaw: number | null | undefined): PartialTarget {
+export function partial(pose: WirePose, antennas: number[] | null | undefined, bodyYaw: number | null | undefined): PartialTarget {
   const { head, headYaw } = parsePose(pose);
   return { head, headYaw, antennas: antennas ? [antennas[0] ?? 0, antennas[1] ?? 0] : null, bodyYaw: bodyYaw ?? null };
 }

@@ -188,6 +188,28 @@ export class SimRobot implements ControlClient {
     return { uuid: move.uuid, clamped, finished: move.finished };
   }
 
+  /**
+   * A recorded move: the robot goes through `frames` (targets at milliseconds
+   * from now, ascending, each clamped to the limits), the last one at the end.
+   */
+  play(frames: { atMs: number; target: PartialTarget }[], kind = 'recorded_move'): MoveHandle {
+    this.catchUp();
+    if (this.move) this.finish(this.move, 'move_cancelled', 'Cancelled by a new move');
+    const clamped = new Set<string>();
+    const poses = frames.map((f) => {
+      const r = this.resolve(f.target);
+      r.clamped.forEach((c) => clamped.add(c));
+      return { atMs: f.atMs, pose: r.target };
+    });
+    const last = poses[poses.length - 1] ?? { atMs: 0, pose: this.held };
+    const spec: MoveSpec = { seq: ++this.moveSeq, from: this.held, to: last.pose, startMs: monotonicMs(), durationMs: last.atMs, interpolation: 'linear', via: poses.slice(0, -1) };
+    const move = new RunningMove(kind, spec);
+    this.move = move;
+    if (this.active) controlClock.startMove(this.id, spec);
+    this.emit({ type: 'move_started', uuid: move.uuid, details: kind });
+    return { uuid: move.uuid, clamped: [...clamped], finished: move.finished };
+  }
+
   wakeUp(): MoveHandle {
     this.motorMode = 'enabled';
     return this.goto({ head: REST_HEAD, antennas: REST_ANTENNAS, bodyYaw: 0 }, WAKE_UP_S, 'minjerk', 'wake_up');
