@@ -148,3 +148,16 @@ t.test('the check publish runs is cached per content: a second publish of the sa
   writeFileSync(join(app, 'README.md'), '# changed\n', { flag: 'a' });
   t.not(appContentHash(app), key, 'a changed file changes the cache key');
 });
+
+t.test('issue 30.6: a pyproject.toml that is not TOML is a one-line error naming the file, never "internal error"', async (t) => {
+  const { env } = await hubFor(t);
+  const dir = t.testdir();
+  t.equal((await runInProcess(['app', 'create', 'pub_app', dir], { env })).code, 0);
+  const app = makeApp(dir);
+  writeFileSync(join(app, 'pyproject.toml'), '[project]\nname = "pub_app\n');
+  const r = await runInProcess(['app', 'publish', app, '--token', TOKEN, '--no-check'], { env });
+  t.equal(r.code, 1);
+  t.notMatch(r.stderr, /internal error/i);
+  t.match(r.stderr, new RegExp(`^Error: ${join(app, 'pyproject.toml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid TOML: .*line 2`, 'm'));
+  t.equal(r.stderr.trim().split('\n').filter((l) => !/--token/.test(l)).length, 1, r.stderr);
+});
