@@ -93,7 +93,7 @@ t.test('an install the installed list does not show fails, naming what the robot
   const r = await apply(p, c, { hub: null, daemon: () => w.daemonClient, statePath: null, state: newState() }, new AbortController().signal);
   t.equal(r.report.robots[0]?.status, 'failed');
   t.match(r.report.robots[0]?.failed[0]?.error, /the robot reported the install done, but lists no app 'moving_rt': it installed 'other_rt'/);
-  t.same(r.state.robots.desk?.apps ?? {}, {}, 'not recorded as installed');
+  t.same(r.state.robots.desk?.apps.moving, { source: url, path: null, sha: null, intent: 'install', entryPoint: 'moving_rt' }, 'only the intent of issue 29.4 (by the entry point), which never reads as installed');
 });
 
 t.test('a ghost of an older state (recorded, not on the robot) is dropped with a note', async (t) => {
