@@ -45,8 +45,8 @@ t.test('installed apps are listed from their entry points', async (t) => {
   t.same(names, ['cooperative_app', 'crash_app', 'mover_app', 'oneshot_app', 'stubborn_app']);
 });
 
-t.test('unknown app is 404 with the real message', async (t) => {
-  await rejects(t, pair.client.startApp('ghost'), 'app_not_found', "No entry point found for app 'ghost'");
+t.test('unknown app: the real daemon\'s plain 500 (spec §9 Names), which the driver reads as not installed', async (t) => {
+  await rejects(t, pair.client.startApp('ghost'), 'app_not_found', 'Internal Server Error');
 });
 
 t.test('start, already running, stop, no process left', async (t) => {
