@@ -38,6 +38,8 @@ export class RunLog {
       case 'action.failed':
         this.results.push(result(e.action, 'failed', e.error, e.ms));
         this.log(`  failed  ${label(e.action)}: ${e.error}`);
+        // The robot's own words, a line each (pip's ERROR lines, the app's exception: issue 30.1/30.2).
+        for (const why of e.reason ?? []) this.log(`          ${why}`);
         break;
       case 'action.retrying':
         this.log(`  retry   ${label(e.action)} in ${e.delayMs} ms (attempt ${e.attempt}): ${e.error}`);

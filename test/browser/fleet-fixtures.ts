@@ -40,7 +40,10 @@ function base(): AgentStatus {
 /** lab-1 lost its app and stopped: drift found by the interval check. */
 export function drifted(): AgentStatus {
   const s = base();
-  s.robots[1] = robot('lab-1', { installed: ['hello_app'], revisions: { hello_app: HELLO_SHA }, running: null, app_state: null, converged: false,
+  // Issue 30: its app crashed (the exception, in the robot's words), the install failed (pip's line), its startup app.
+  s.robots[1] = robot('lab-1', { installed: ['hello_app'], revisions: { hello_app: HELLO_SHA }, running: 'hello_app', app_state: 'error', converged: false,
+    app_error: 'RuntimeError: hello_app boom on purpose', app_traceback: ['Traceback (most recent call last):', 'RuntimeError: hello_app boom on purpose'],
+    error: "install failed: install failed: ERROR: Package 'dev-app' requires a different Python: 3.11.7 not in '>=3.99'", startup_app: 'hello_app',
     drift: ['app dev_app: not installed', 'active hello_app: not running'] });
   s.drift = true;
   s.last_run = { trigger: 'interval', started_at: at(-2000), finished_at: at(-1500), result: 'drift', actions: [] };

@@ -39,6 +39,10 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   t.equal(await lab.getAttribute('data-converged'), 'false');
   t.match(await lab.textContent(), /drifted/);
   t.match(await lab.textContent(), /app dev_app: not installed/);
+  // Issue 30.1/30.2/30.5: the robot's own words for a crash and a failed install, and its startup app.
+  t.match(await lab.textContent(), /hello_app crashed: RuntimeError: hello_app boom on purpose/);
+  t.match(await lab.textContent(), /ERROR: Package 'dev-app' requires a different Python/);
+  t.match(await lab.textContent(), /starts hello_app at boot/);
   t.equal(await page.locator('.robot-card[data-robot="desk"]').getAttribute('data-converged'), 'true');
   // Each app with its installed revision; a path app says so.
   t.equal(await page.locator('.robot-card[data-robot="desk"] [data-app="hello_app"] .rev').textContent(), HELLO_SHA.slice(0, 7));
