@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
+import { validator } from '../../../lib/validators.js';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DaemonContext } from '../context.js';
@@ -23,14 +23,9 @@ const INTERNAL_ERROR = 1011;
 
 interface Target { target_head_pose?: WirePose; target_antennas?: number[] | null; target_body_yaw?: number | null }
 
-let validate: ValidateFunction | null = null;
-function targetValidator(): ValidateFunction {
-  if (!validate) {
-    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
-    validate = new Ajv({ allErrors: false, strict: false }).compile(setTargetSchema);
-  }
-  return validate;
-}
+/** FullBodyTarget: the body of POST /api/move/set_target, by the one validator registry (lib/validators.ts). */
+const targetValidator = (): ValidateFunction => validator('https://robotctl.dev/schema/daemon/full-body-target.json',
+  () => ({ $id: 'https://robotctl.dev/schema/daemon/full-body-target.json', ...setTargetSchema }));
 
 /** Why a frame is not a FullBodyTarget, in pydantic's words; null when it is one. */
 function problem(text: string): { target: Target } | { detail: string } {
