@@ -36,8 +36,11 @@ function files(marker) {
   };
 }
 
+// Each revision's content is new to this machine: the simulator keeps what pip installed from a source
+// for every robot (installed-tree.ts), which a revision of an earlier run would find.
+const run = `${process.pid}-${Date.now()}`;
 let revision = 0;
-const push = async () => hub.commit(USER.name, 'space', space, files(`r${++revision}`), `revision ${revision}`);
+const push = async () => hub.commit(USER.name, 'space', space, files(`${run}-r${++revision}`), `revision ${revision}`);
 const pipRuns = (jobs) => jobs.flatMap((j) => j.logs).filter((l) => l.startsWith('Running command: ') || l.startsWith('Using the files pip installed earlier')).length;
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
