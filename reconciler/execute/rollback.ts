@@ -44,7 +44,10 @@ export function rollbackPlan(robot: string, before: RobotBefore, out: UnitOutput
   for (const u of done.filter((a): a is UpdateAppAction => a.type === 'update_app')) {
     const back = restoreOf(u, before.installsRevision);
     if (back) {
-      actions.push({ type: 'update_app', ...base(u.app), info: back, record: u.previous, cause: 'rollback', previous: u.record, reason: `rollback: back to ${revision(u.previous)}` });
+      // By the daemon's name for it (its entry point, issue 30.3), recorded with it where it differs from the key.
+      const named = u.name !== undefined && u.name !== u.app ? { name: u.name } : {};
+      const record = u.name !== undefined && u.name !== u.app ? { ...u.previous, entryPoint: u.name } : u.previous;
+      actions.push({ type: 'update_app', ...base(u.app), ...named, info: back, record, cause: 'rollback', previous: u.record, reason: `rollback: back to ${revision(u.previous)}` });
       restores.push(`${u.app} ${revision(u.previous)}`);
     } else {
       notRestored.push(`${u.app} ${revision(u.previous)} (${u.previous.sha === null && u.previous.path === null ? 'its revision is unknown' : 'the robot\'s daemon installs a Space\'s head only'})`);
@@ -60,10 +63,11 @@ export function rollbackPlan(robot: string, before: RobotBefore, out: UnitOutput
 /** The install request that puts back what `u` replaced, or null when the daemon cannot. */
 function restoreOf(u: UpdateAppAction, installsRevision: boolean): AppInfo | null {
   const prev = u.previous;
+  const name = u.name ?? u.app;
   if (!installsRevision) return null;
-  if (prev.path !== null) return { name: u.app, source_kind: 'local', description: '', url: null, extra: { path: prev.path } };
+  if (prev.path !== null) return { name, source_kind: 'local', description: '', url: null, extra: { path: prev.path } };
   if (prev.source !== null && prev.sha !== null) {
-    return { name: u.app, source_kind: 'hf_space', description: '', url: prev.source, extra: { [INSTALL_REVISION_KEY]: prev.sha } };
+    return { name, source_kind: 'hf_space', description: '', url: prev.source, extra: { [INSTALL_REVISION_KEY]: prev.sha } };
   }
   return null;
 }

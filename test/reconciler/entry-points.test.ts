@@ -41,7 +41,7 @@ async function world(t: Test) {
   const planned = async (c: Config, state: StateFile) => plan(c, await observe(c, deps, undefined, { listWebhooks: false }), state, { allowEmpty: true });
   const run = async (c: Config, state: StateFile) => {
     const p = await planned(c, state);
-    return { p, ...(await apply(p, c, { ...deps, statePath: null, state, startSettleMs: 300 }, new AbortController().signal)) };
+    return { p, ...(await apply(p, c, { ...deps, statePath: null, state, healthyForMs: 300 }, new AbortController().signal)) };
   };
   return { hub, daemonClient, space, cfg, planned, run };
 }
