@@ -24,8 +24,8 @@ export function headPose(ctx: DaemonContext): string {
 
 /** daemon_status as the real daemon in --mockup-sim --no-media sends it. */
 export function daemonStatusFrame(ctx: DaemonContext, mediaReleased: boolean): string {
-  // The REST status's robotctl_simulator flag is for robotctl's planner; the real frame has no such key.
-  const { robotctl_simulator: _simulator, ...base } = daemonStatus(ctx);
+  // The REST status's robotctl_simulator and robotctl_extensions are for robotctl; the real frame has no such keys.
+  const { robotctl_simulator: _simulator, robotctl_extensions: _extensions, ...base } = daemonStatus(ctx);
   const running = ctx.state === 'running' || ctx.state === 'stopping';
   return JSON.stringify({
     ...base,
