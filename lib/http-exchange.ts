@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 // One HTTP exchange through an undici dispatcher, the whole answer kept:
@@ -22,7 +23,8 @@ export interface Exchange {
   path: string;
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
-  body?: string | Buffer | undefined;
+  /** A Readable is sent as it is read (an LFS upload from its file); give its content-length in `headers`. */
+  body?: string | Buffer | Readable | undefined;
   /** The whole exchange, answer included. */
   timeoutMs?: number;
   /** Until the headers, then between two chunks of the body (undici's headersTimeout and bodyTimeout). */

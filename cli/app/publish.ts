@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ExitError, UserError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
@@ -33,9 +33,9 @@ async function appName(root: string, check: boolean, io: Io): Promise<string> {
   return basename(root);
 }
 
-/** Add every app file; delete what the Space has that the folder no longer has. */
+/** Add every app file (read from disk by the driver: large ones stream to LFS); delete what the Space has that the folder no longer has. */
 function operations(existing: RepoInfo | null, root: string, files: string[]): CommitOperation[] {
-  const adds: CommitOperation[] = files.map((path) => ({ op: 'add', path, content: readFileSync(join(root, path)) }));
+  const adds: CommitOperation[] = files.map((path) => ({ op: 'add', path, file: join(root, path) }));
   const keep = new Set(files);
   const deletes: CommitOperation[] = (existing?.siblings ?? [])
     .map((s) => s.rfilename)
@@ -65,7 +65,7 @@ export async function publishApp(opts: PublishOptions, io: Io): Promise<string> 
     await client.createRepo('space', id, { spaceSdk: 'static', existOk: true, private: opts.private });
     const url = `${client.endpoint}/spaces/${id}`;
     const files = listAppFiles(root);
-    const existing = await client.repoInfo('space', id);
+    const existing = await client.repoInfo('space', id, undefined, { filesMetadata: true });
     if (await spaceHasFiles(client, id, existing, root, files)) {
       ok(io, `No changes: ${url} already has these ${files.length} files (commit ${existing?.sha.slice(0, 7)}); nothing published.`);
       return url;

@@ -53,7 +53,7 @@ export async function publishExamples(targets: PublishTarget[], hub: HubClient, 
     const tree = treeHash(folder);
     const space = `${user}/${app}`;
     const seen = record[app];
-    const current = await hub.repoInfo('space', space);
+    const current = await hub.repoInfo('space', space, undefined, { filesMetadata: true });
     const base = { app, folder, space, folderChanged: seen !== undefined && seen.tree !== tree };
     const choice = await decide(seen, tree, current, () => spaceHasFiles(hub, space, current, folder, listAppFiles(folder)));
     if (choice === 'up-to-date' && current) {

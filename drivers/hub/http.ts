@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { Agent } from 'undici';
 import { exchange } from '../../lib/http-exchange.js';
@@ -16,6 +17,7 @@ export interface HttpRequest {
   json?: unknown;
   body?: string | Buffer;
   contentType?: string;
+  accept?: string;
   /** Safe to repeat after an unknown outcome (reset, timeout, 5xx). */
   idempotent: boolean;
   signal?: AbortSignal;
@@ -25,6 +27,21 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+}
+
+/** A request to a link the hub handed out (an LFS upload or verify action): absolute, maybe on another origin. */
+export interface LinkRequest {
+  method: 'PUT' | 'POST';
+  href: string;
+  /** The action's own headers, sent as given. */
+  headers: Record<string, string>;
+  /** Made anew for each attempt: a stream is read once. */
+  body: () => string | Buffer | Readable;
+  contentType?: string;
+  contentLength?: number;
+  /** Send the token too, but only if the link is on the hub's own origin. */
+  withToken: boolean;
+  signal?: AbortSignal;
 }
 
 export interface HttpOptions {
@@ -111,35 +128,71 @@ export class HubHttp {
     return res;
   }
 
+  /**
+   * One request to a link from the hub, retried as a repeatable call: an
+   * upload of the same bytes to the same object, or its verify, may be sent
+   * again. The link's query (a signature) never reaches a message.
+   */
+  sendTo(req: LinkRequest): Promise<HttpResponse> {
+    const url = new URL(req.href);
+    const shown: HttpRequest = { method: req.method, path: '', idempotent: true };
+    const where = `${url.origin}${url.pathname}`;
+    return this.retry(true, req.signal, async () => {
+      const headers: Record<string, string> = { 'user-agent': this.userAgent, ...req.headers };
+      if (req.withToken && url.origin === this.origin && this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+      if (req.contentType) headers['content-type'] = req.contentType;
+      if (req.contentLength !== undefined) headers['content-length'] = String(req.contentLength);
+      const body = req.body();
+      let res: HttpResponse;
+      try {
+        res = await this.exchangeAt(url.origin, `${url.pathname}${url.search}`, req.method, headers, body, req.signal);
+      } catch (err) {
+        if (req.signal?.aborted) throw err;
+        throw this.networkError(shown, err, where);
+      } finally {
+        if (typeof body === 'object' && !Buffer.isBuffer(body)) body.destroy();
+      }
+      if (res.status >= 400) throw this.httpError(shown, res, where);
+      return res;
+    });
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
 
-  private async once(req: HttpRequest, origin: string, path: string, withAuth: boolean): Promise<HttpResponse> {
+  private once(req: HttpRequest, origin: string, path: string, withAuth: boolean): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'user-agent': this.userAgent };
     if (withAuth && this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let body: string | Buffer | undefined = req.body;
-    if (req.json !== undefined) { body = JSON.stringify(req.json); headers['content-type'] = 'application/json'; }
+    if (req.json !== undefined) { body = JSON.stringify(req.json); headers['content-type'] = req.contentType ?? 'application/json'; }
     else if (body !== undefined) headers['content-type'] = req.contentType ?? 'application/octet-stream';
+    if (req.accept) headers.accept = req.accept;
+    return this.exchangeAt(origin, path, req.method, headers, body, req.signal);
+  }
+
+  private async exchangeAt(
+    origin: string, path: string, method: HttpMethod, headers: Record<string, string>, body: string | Buffer | Readable | undefined, signal?: AbortSignal,
+  ): Promise<HttpResponse> {
     const res = await exchange(this.agent, {
-      origin, path, method: req.method as Dispatcher.HttpMethod, headers, body, signal: req.signal, phaseTimeoutMs: this.opts.timeoutMs,
+      origin, path, method: method as Dispatcher.HttpMethod, headers, body, signal, phaseTimeoutMs: this.opts.timeoutMs,
     });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   }
 
-  private httpError(req: HttpRequest, res: HttpResponse): HubError {
+  private httpError(req: HttpRequest, res: HttpResponse, where = this.url(req.path)): HubError {
     const hubMessage = hubMessageOf(header(res, 'x-error-message'), res.body.toString('utf8'));
-    const text = `${res.status} ${reason(res.status)} (${req.method} ${this.url(req.path)})${hubMessage ? `: ${hubMessage}` : ''}`;
+    const text = `${res.status} ${reason(res.status)} (${req.method} ${where})${hubMessage ? `: ${hubMessage}` : ''}`;
     const failure = statusFailure(res.status, header(res, 'retry-after'), (this.opts.clock ?? realClock).now()) ?? { kind: 'permanent' as const };
     return new HubError(scrub(text, this.opts.token), {
       status: res.status, hubMessage: hubMessage ? scrub(hubMessage, this.opts.token) : null, failure, code: header(res, 'x-error-code'),
     });
   }
 
-  private networkError(req: HttpRequest, err: unknown): HubError {
+  private networkError(req: HttpRequest, err: unknown, where = this.url(req.path)): HubError {
     const code = errorCode(err);
     const detail = code ?? (err instanceof Error ? err.message : String(err));
-    return new HubError(scrub(`${req.method} ${this.url(req.path)} failed: ${detail}`, this.opts.token), { status: null, failure: networkFailure(err) });
+    return new HubError(scrub(`${req.method} ${where} failed: ${detail}`, this.opts.token), { status: null, failure: networkFailure(err) });
   }
 }
 

@@ -1,10 +1,12 @@
 import { HubError, isNotFound } from './errors.js';
 import type { HttpResponse, HubHttp } from './http.js';
-import type { CommitOperation, HubClient, RepoInfo } from './types.js';
+import type { HubClient, RepoInfo, RepoInfoOptions } from './types.js';
+import { uploadAndDescribe, type CommitLine } from './commit-files.js';
 import type { RepoType } from '../../lib/wire/hub.js';
 
 // Repo calls in the wire form of huggingface_hub: create_repo, repo_info,
-// create_commit (preupload + NDJSON commit) and hf_hub_download.
+// create_commit (preupload, LFS uploads, NDJSON commit: commit-files.ts) and
+// hf_hub_download.
 
 type RepoCalls = Pick<HubClient, 'createRepo' | 'repoInfo' | 'commit' | 'downloadFile'>;
 
@@ -13,8 +15,10 @@ const repoPath = (type: RepoType, repoId: string) => `/api/${type}s/${encPath(re
 const urlPrefix = (type: RepoType) => (type === 'model' ? '' : `/${type}s`);
 
 export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): RepoCalls {
-  const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal, revision?: string): Promise<RepoInfo | null> => {
-    const path = revision === undefined ? repoPath(type, repoId) : `${repoPath(type, repoId)}/revision/${encodeURIComponent(revision)}`;
+  const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal, opts?: string | RepoInfoOptions): Promise<RepoInfo | null> => {
+    const { revision, filesMetadata } = typeof opts === 'string' ? { revision: opts, filesMetadata: false } : (opts ?? {});
+    const base = revision === undefined ? repoPath(type, repoId) : `${repoPath(type, repoId)}/revision/${encodeURIComponent(revision)}`;
+    const path = filesMetadata ? `${base}?blobs=true` : base;
     try {
       const body = json(await http.send({ method: 'GET', path, idempotent: true, signal })) as RepoInfo | null;
       if (!body || typeof body.sha !== 'string' || !Array.isArray(body.siblings)) {
@@ -46,9 +50,9 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
   };
 
   const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal, parentCommit) => {
-    await checkRegularUploads(http, json, type, repoId, operations, signal);
+    const lines = await uploadAndDescribe({ http, json, endpoint: http.url(''), type, repoId, revision: 'main', signal }, operations);
     const res = await http.send({
-      method: 'POST', path: `${repoPath(type, repoId)}/commit/main`, body: ndjson(operations, summary, parentCommit),
+      method: 'POST', path: `${repoPath(type, repoId)}/commit/main`, body: ndjson(lines, summary, parentCommit),
       contentType: 'application/x-ndjson', idempotent: false, signal,
     });
     const out = json(res) as { commitOid?: unknown } | null;
@@ -64,28 +68,8 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
   return { createRepo, repoInfo, commit, downloadFile };
 }
 
-function ndjson(operations: CommitOperation[], summary: string, parentCommit?: string): string {
+function ndjson(lines: CommitLine[], summary: string, parentCommit?: string): string {
   const header: Record<string, string> = { summary, description: '' };
   if (parentCommit) header.parentCommit = parentCommit;
-  const lines: unknown[] = [{ key: 'header', value: header }];
-  for (const op of operations) {
-    if (op.op === 'add') lines.push({ key: 'file', value: { content: op.content.toString('base64'), path: op.path, encoding: 'base64' } });
-    else lines.push({ key: 'deletedFile', value: { path: op.path } });
-  }
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-}
-
-/** The hub decides per file whether it must go through LFS; robotctl only sends regular files. */
-async function checkRegularUploads(
-  http: HubHttp, json: (res: HttpResponse) => unknown, type: RepoType, repoId: string, operations: CommitOperation[], signal?: AbortSignal,
-): Promise<void> {
-  const adds = operations.filter((o): o is Extract<CommitOperation, { op: 'add' }> => o.op === 'add');
-  if (adds.length === 0) return;
-  const files = adds.map((o) => ({ path: o.path, sample: o.content.subarray(0, 512).toString('base64'), size: o.content.length }));
-  const res = json(await http.send({ method: 'POST', path: `${repoPath(type, repoId)}/preupload/main`, json: { files }, idempotent: true, signal })) as
-    { files?: { path?: unknown; uploadMode?: unknown }[] } | null;
-  const lfs = (res?.files ?? []).filter((f) => f.uploadMode === 'lfs').map((f) => String(f.path));
-  if (lfs.length > 0) {
-    throw new HubError(`The hub requires LFS for ${lfs.join(', ')}; robotctl uploads regular files only (use \`hf upload\` for large binaries)`, { status: null, retriable: false });
-  }
+  return [{ key: 'header', value: header }, ...lines].map((l) => JSON.stringify(l)).join('\n') + '\n';
 }

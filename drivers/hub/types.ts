@@ -34,17 +34,45 @@ export interface WhoAmI {
   [key: string]: unknown;
 }
 
+/** An LFS file's content as the hub reports it (repo_info with files_metadata). */
+export interface LfsInfo {
+  sha256: string;
+  size: number;
+  pointerSize?: number;
+}
+
+/** A file of a repo; size, blobId and lfs only when asked for with `filesMetadata`. */
+export interface RepoSibling {
+  rfilename: string;
+  size?: number;
+  blobId?: string;
+  lfs?: LfsInfo | null;
+}
+
 export interface RepoInfo {
   id: string;
   sha: string;
   private: boolean;
-  siblings: { rfilename: string }[];
+  siblings: RepoSibling[];
   [key: string]: unknown;
 }
 
+/**
+ * A file to add comes from memory (`content`) or from a local `file`, read
+ * as a stream when it goes through LFS. The hub decides which files go
+ * through LFS (preupload: over 10 MiB, or tracked by its .gitattributes).
+ */
 export type CommitOperation =
   | { op: 'add'; path: string; content: Buffer }
+  | { op: 'add'; path: string; file: string }
   | { op: 'delete'; path: string };
+
+export interface RepoInfoOptions {
+  /** A commit or branch (huggingface_hub's repo_info(revision=)). */
+  revision?: string;
+  /** Siblings with size, blobId and lfs (repo_info(files_metadata=True)). */
+  filesMetadata?: boolean;
+}
 
 /** A discussion or pull request as get_repo_discussions lists it. */
 export interface DiscussionSummary {
@@ -75,8 +103,8 @@ export interface HubClient {
   deleteWebhook(id: string, signal?: AbortSignal): Promise<void>;
 
   createRepo(type: RepoType, repoId: string, opts?: { private?: boolean; spaceSdk?: string; existOk?: boolean }, signal?: AbortSignal): Promise<{ url: string }>;
-  /** null when the repo (or that revision of it) does not exist. `revision`: a commit or branch (huggingface_hub's repo_info(revision=)). */
-  repoInfo(type: RepoType, repoId: string, signal?: AbortSignal, revision?: string): Promise<RepoInfo | null>;
+  /** null when the repo (or that revision of it) does not exist. A string for `opts` is a revision. */
+  repoInfo(type: RepoType, repoId: string, signal?: AbortSignal, opts?: string | RepoInfoOptions): Promise<RepoInfo | null>;
   /**
    * With `parentCommit`, the hub refuses the commit (412, or 400 on older
    * hubs: see isStaleParent) when main has moved since that commit.

@@ -11,6 +11,11 @@ import { Agent, request } from 'undici';
 // - lost: forward (the server does the work), then drop the answer
 // - late500: forward, then answer 500 instead of the real answer
 // - hang: never answer (until the proxy closes)
+// - cut: (from `cutAfter`) the connection is destroyed once that many bytes
+//   of the request body arrived: an upload that fails mid-way
+// Bodies are forwarded byte for byte (LFS uploads are binary). With
+// `keepHost`, the server sees the proxy's Host, so links it builds from
+// Host (the LFS batch API's upload links) lead back through the proxy.
 
 export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
@@ -25,7 +30,9 @@ export interface Seen {
   body: string;
   auth: string | undefined;
   ua: string | undefined;
-  fault: Fault['kind'] | null;
+  fault: Fault['kind'] | 'cut' | null;
+  /** Bytes of the request body received. */
+  bytes: number;
 }
 
 export interface FaultProxy {
@@ -37,18 +44,29 @@ export interface FaultProxy {
 /** A fault for the request, or null; a promise holds the request until it settles (a gate). */
 export type Decide = (req: IncomingMessage, body: string) => Fault | null | Promise<Fault | null>;
 
-export async function startFaultProxy(target: string, decide: Decide): Promise<FaultProxy> {
+export interface ProxyOptions {
+  /** Forward the client's Host header (default: the target's). */
+  keepHost?: boolean;
+  /** Bytes of the body after which to destroy the connection, or null to let it through. */
+  cutAfter?: (req: IncomingMessage) => number | null;
+}
+
+export async function startFaultProxy(target: string, decide: Decide, opts: ProxyOptions = {}): Promise<FaultProxy> {
   const seen: Seen[] = [];
   const upstream = new Agent({ connections: 32 });
-  const forward = async (req: IncomingMessage, body: string) => {
+  const forward = async (req: IncomingMessage, raw: Buffer) => {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
-    const up = await request(`${target}${req.url ?? ''}`, { dispatcher: upstream, method: req.method as 'GET', headers, body: body === '' ? undefined : body });
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && (k !== 'host' || opts.keepHost) && k !== 'connection') headers[k] = v;
+    const up = await request(`${target}${req.url ?? ''}`, { dispatcher: upstream, method: req.method as 'GET', headers, body: raw.length === 0 ? undefined : raw });
     return { status: up.statusCode, headers: up.headers, body: Buffer.from(await up.body.arrayBuffer()) };
   };
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: string): Promise<void> => {
+  const record = (req: IncomingMessage, body: string, bytes: number, fault: Seen['fault']): void => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', body, auth: req.headers.authorization, ua: req.headers['user-agent'], fault, bytes });
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
+    const body = raw.toString('utf8');
     const fault = await decide(req, body);
-    seen.push({ method: req.method ?? '', url: req.url ?? '', body, auth: req.headers.authorization, ua: req.headers['user-agent'], fault: fault?.kind ?? null });
+    record(req, body, raw.length, fault?.kind ?? null);
     if (fault?.kind === 'reset') { req.socket.destroy(); return; }
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'status') {
@@ -56,7 +74,7 @@ export async function startFaultProxy(target: string, decide: Decide): Promise<F
       res.end(JSON.stringify({ error: fault.message ?? `injected ${fault.status}` }));
       return;
     }
-    const answer = await forward(req, body);
+    const answer = await forward(req, raw);
     if (fault?.kind === 'lost') { req.socket.destroy(); return; }
     if (fault?.kind === 'late500') { res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"error":"injected 500 after the work was done"}'); return; }
     const type = answer.headers['content-type'];
@@ -65,9 +83,19 @@ export async function startFaultProxy(target: string, decide: Decide): Promise<F
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (d: Buffer) => chunks.push(d));
+    const cut = opts.cutAfter?.(req) ?? null;
+    let bytes = 0;
+    req.on('data', (d: Buffer) => {
+      chunks.push(d);
+      bytes += d.length;
+      if (cut !== null && bytes >= cut && !req.socket.destroyed) {
+        record(req, '', bytes, 'cut');
+        req.socket.destroy();
+      }
+    });
     req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() => {
+      if (req.socket.destroyed) return;
+      handle(req, res, Buffer.concat(chunks)).catch(() => {
         if (!res.headersSent) { res.statusCode = 502; res.end(); }
       });
     });
