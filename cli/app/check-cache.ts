@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Io } from '../../lib/io.js';
 import { packagePath } from '../../lib/paths.js';
+import { sha256OfFileSync } from '../../lib/file-sha256.js';
 import { listAppFiles } from './files.js';
 import { info } from './report.js';
 
@@ -27,7 +28,7 @@ function robotctlVersion(): string {
 export function appContentHash(root: string): string {
   const h = createHash('sha256').update(`robotctl ${robotctlVersion()}\0`);
   for (const path of listAppFiles(root)) {
-    h.update(`${path}\0`).update(createHash('sha256').update(readFileSync(join(root, path))).digest('hex')).update('\0');
+    h.update(`${path}\0`).update(sha256OfFileSync(join(root, path))).update('\0');
   }
   return h.digest('hex');
 }

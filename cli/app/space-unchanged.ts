@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HubClient, RepoInfo } from '../../drivers/hub/types.js';
-import { sha256OfFile } from '../../drivers/hub/upload-source.js';
+import { sha256OfFile } from '../../lib/file-sha256.js';
 
 // Whether a Space already holds exactly an app folder's files, so that a
 // publish of an unchanged folder makes no commit (and no robot restarts its

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { sha256OfFile } from '../../lib/file-sha256.js';
 import type { CommitOperation } from './types.js';
 
 // The bytes of a file to commit, from memory or from a local file. A file is
@@ -37,12 +38,6 @@ export async function uploadInfo(op: AddOperation): Promise<UploadInfo> {
 export async function sha256Of(op: AddOperation): Promise<string> {
   if ('content' in op) return createHash('sha256').update(op.content).digest('hex');
   return sha256OfFile(op.file);
-}
-
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** The content as an upload body, anew for each attempt. */
