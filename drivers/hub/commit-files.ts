@@ -1,5 +1,6 @@
 import { mapBounded } from '../../lib/map-bounded.js';
 import { HubError } from './errors.js';
+import { repoApiPath } from './repo-paths.js';
 import { uploadLfsObjects, type LfsObject, type LfsUploadContext } from './lfs-upload.js';
 import type { CommitOperation } from './types.js';
 import { readContent, sha256Of, uploadInfo, type AddOperation, type UploadInfo } from './upload-source.js';
@@ -20,7 +21,6 @@ const PREUPLOAD_FILES = 256;
 /** Files opened at once to read their size and first bytes. */
 const OPEN_FILES = 16;
 
-const encPath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 /** Uploads what must go through LFS and returns the commit's lines in the order of `operations`. */
 export async function uploadAndDescribe(ctx: LfsUploadContext, operations: CommitOperation[]): Promise<CommitLine[]> {
@@ -53,7 +53,7 @@ async function uploadModes(ctx: LfsUploadContext, adds: AddOperation[], infos: U
       return { path: op.path, sample: info.sample.toString('base64'), size: info.size };
     });
     const res = ctx.json(await ctx.http.send({
-      method: 'POST', path: `/api/${ctx.type}s/${encPath(ctx.repoId)}/preupload/${encodeURIComponent(ctx.revision)}`, json: { files }, idempotent: true, signal: ctx.signal,
+      method: 'POST', path: `${repoApiPath(ctx.type, ctx.repoId)}/preupload/${encodeURIComponent(ctx.revision)}`, json: { files }, idempotent: true, signal: ctx.signal,
     })) as { files?: { path?: unknown; uploadMode?: unknown }[] } | null;
     if (!Array.isArray(res?.files)) throw new HubError('Unexpected answer from the hub: preupload without files', { status: null, retriable: false });
     for (const f of res.files) if (typeof f.path === 'string' && typeof f.uploadMode === 'string') modes.set(f.path, f.uploadMode);

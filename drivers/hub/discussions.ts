@@ -2,6 +2,7 @@ import { HubError } from './errors.js';
 import type { HttpResponse, HubHttp } from './http.js';
 import type { DiscussionSummary, HubClient } from './types.js';
 import type { RepoType } from '../../lib/wire/hub.js';
+import { repoApiPath } from './repo-paths.js';
 
 // Discussions in the wire form of huggingface_hub: get_repo_discussions
 // (`GET /api/{type}s/{id}/discussions?type=&status=&author=&p=`),
@@ -11,8 +12,7 @@ import type { RepoType } from '../../lib/wire/hub.js';
 
 type DiscussionCalls = Pick<HubClient, 'listDiscussions' | 'createDiscussion' | 'commentDiscussion'>;
 
-const encPath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
-const base = (type: RepoType, repoId: string) => `/api/${type}s/${encPath(repoId)}/discussions`;
+const base = (type: RepoType, repoId: string) => `${repoApiPath(type, repoId)}/discussions`;
 /** Pages read at most (50 a page): a Space with more discussions than that is searched no further. */
 const MAX_PAGES = 10;
 

@@ -2,6 +2,7 @@ import type { RepoType } from '../../lib/wire/hub.js';
 import { mapBounded } from '../../lib/map-bounded.js';
 import { HubError } from './errors.js';
 import type { HttpResponse, HubHttp } from './http.js';
+import { encPath, urlPrefix } from './repo-paths.js';
 import { openContent, type AddOperation } from './upload-source.js';
 
 // LFS uploads as huggingface_hub makes them (lfs.py post_lfs_batch_info and
@@ -35,8 +36,6 @@ const BATCH_OBJECTS = 256;
 /** Uploads at once (huggingface_hub uses 5 threads). */
 const PARALLEL_UPLOADS = 4;
 const DEFAULT_ENDPOINTS = ['https://huggingface.co', 'https://hub-ci.huggingface.co'];
-const urlPrefix = (type: RepoType) => (type === 'model' ? '' : `/${type}s`);
-const encPath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 export interface LfsUploadContext {
   http: HubHttp;

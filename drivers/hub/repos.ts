@@ -2,6 +2,7 @@ import { HubError, isNotFound } from './errors.js';
 import type { HttpResponse, HubHttp } from './http.js';
 import type { HubClient, RepoInfo, RepoInfoOptions } from './types.js';
 import { uploadAndDescribe, type CommitLine } from './commit-files.js';
+import { encPath, repoApiPath, urlPrefix } from './repo-paths.js';
 import type { RepoType } from '../../lib/wire/hub.js';
 
 // Repo calls in the wire form of huggingface_hub: create_repo, repo_info,
@@ -10,14 +11,11 @@ import type { RepoType } from '../../lib/wire/hub.js';
 
 type RepoCalls = Pick<HubClient, 'createRepo' | 'repoInfo' | 'commit' | 'downloadFile'>;
 
-const encPath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
-const repoPath = (type: RepoType, repoId: string) => `/api/${type}s/${encPath(repoId)}`;
-const urlPrefix = (type: RepoType) => (type === 'model' ? '' : `/${type}s`);
 
 export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): RepoCalls {
   const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal, opts?: string | RepoInfoOptions): Promise<RepoInfo | null> => {
     const { revision, filesMetadata } = typeof opts === 'string' ? { revision: opts, filesMetadata: false } : (opts ?? {});
-    const base = revision === undefined ? repoPath(type, repoId) : `${repoPath(type, repoId)}/revision/${encodeURIComponent(revision)}`;
+    const base = revision === undefined ? repoApiPath(type, repoId) : `${repoApiPath(type, repoId)}/revision/${encodeURIComponent(revision)}`;
     const path = filesMetadata ? `${base}?blobs=true` : base;
     try {
       const body = json(await http.send({ method: 'GET', path, idempotent: true, signal })) as RepoInfo | null;
@@ -52,7 +50,7 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
   const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal, parentCommit) => {
     const lines = await uploadAndDescribe({ http, json, endpoint: http.url(''), type, repoId, revision: 'main', signal }, operations);
     const res = await http.send({
-      method: 'POST', path: `${repoPath(type, repoId)}/commit/main`, body: ndjson(lines, summary, parentCommit),
+      method: 'POST', path: `${repoApiPath(type, repoId)}/commit/main`, body: ndjson(lines, summary, parentCommit),
       contentType: 'application/x-ndjson', idempotent: false, signal,
     });
     const out = json(res) as { commitOid?: unknown } | null;
