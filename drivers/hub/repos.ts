@@ -11,7 +11,6 @@ import type { RepoType } from '../../lib/wire/hub.js';
 
 type RepoCalls = Pick<HubClient, 'createRepo' | 'repoInfo' | 'commit' | 'downloadFile'>;
 
-
 export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): RepoCalls {
   const repoInfo = async (type: RepoType, repoId: string, signal?: AbortSignal, opts?: string | RepoInfoOptions): Promise<RepoInfo | null> => {
     const { revision, filesMetadata } = typeof opts === 'string' ? { revision: opts, filesMetadata: false } : (opts ?? {});
