@@ -24,15 +24,32 @@ const SCRIPT = [
 
 export type Toml = Record<string, unknown>;
 
-/** A user's file that cannot be read: one line naming it, never "internal error" (issue 30.6). */
-export class PyprojectError extends UserError {}
+/**
+ * A user's file that cannot be read: one line naming it, never "internal
+ * error" (issue 30.6). `inApp` says the same relative to the app's folder,
+ * as `app check`'s report words every finding.
+ */
+export class PyprojectError extends UserError {
+  constructor(message: string, readonly inApp: string) {
+    super(message);
+  }
+}
 
 export async function readPyproject(file: string, env: NodeJS.ProcessEnv): Promise<Toml> {
   const python = pythonCommand(env);
   const r = await runProcess(python, ['-c', SCRIPT, file], { env: { ...env, PYTHONIOENCODING: 'utf-8' } });
-  if (r.code === 3) throw new PyprojectError(`${file} is not valid TOML: ${tail(r.stderr, 1)}`);
-  if (r.code === 127) throw new PyprojectError(`cannot run ${python} to read pyproject.toml: ${tail(r.stderr, 1)} (install python3 or set ROBOTCTL_PYTHON)`);
-  if (r.code !== 0) throw new PyprojectError(`cannot read pyproject.toml with ${python}: ${tail(r.stderr, 3)}`);
+  if (r.code === 3) {
+    const why = `is not valid TOML: ${tail(r.stderr, 1)}`;
+    throw new PyprojectError(`${file} ${why}`, `pyproject.toml ${why}`);
+  }
+  if (r.code === 127) {
+    const msg = `cannot run ${python} to read pyproject.toml: ${tail(r.stderr, 1)} (install python3 or set ROBOTCTL_PYTHON)`;
+    throw new PyprojectError(msg, msg);
+  }
+  if (r.code !== 0) {
+    const msg = `cannot read pyproject.toml with ${python}: ${tail(r.stderr, 3)}`;
+    throw new PyprojectError(msg, msg);
+  }
   return JSON.parse(r.stdout) as Toml;
 }
 

@@ -35,7 +35,7 @@ async function loadProject(root: string, io: Io): Promise<{ toml: Toml; name: st
   try {
     toml = await readPyproject(file, io.env);
   } catch (err) {
-    if (err instanceof PyprojectError) fail(io, err.message);
+    if (err instanceof PyprojectError) fail(io, err.inApp);
     throw err;
   }
   const name = tomlGet(toml, 'project', 'name');
