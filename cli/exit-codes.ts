@@ -15,11 +15,12 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** Why a plan cannot be trusted to be complete (hub or robots not observed), or null. */
+/** Why a plan cannot be trusted to be complete (hub or robots not observed, a robot that is not the one robot.yaml names), or null. */
 export function blindness(p: Plan): string | null {
   const parts: string[] = [];
   if (p.hubError !== null) parts.push(`the hub could not be observed (${p.hubError})`);
   if (p.unreachable.length > 0) parts.push(`robot${p.unreachable.length === 1 ? '' : 's'} ${p.unreachable.join(', ')} could not be reached`);
+  for (const r of p.refused) parts.push(`robot ${r.robot} is refused: ${r.reason}`);
   return parts.length === 0 ? null : `${parts.join('; ')}: the result is incomplete`;
 }
 

@@ -1,4 +1,4 @@
-import type { Config, RobotSpec } from '../schema/types.js';
+import type { Config } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { DaemonClient } from '../drivers/daemon/types.js';
 import type { NotifySender } from '../drivers/notify/webhook.js';
@@ -7,9 +7,10 @@ import type { HeldLock, StateStore } from '../state/store.js';
 import type { RolloutTrigger } from '../state/rollouts.js';
 import { extensionsOf } from '../lib/wire/daemon.js';
 import { localStore } from '../state/local-store.js';
-import type { Plan } from './types.js';
+import type { Action, Plan, RobotAddress } from './types.js';
 import type { ApplyReport, Reasons } from './report.js';
-import { performAction, stopQuietly, type PerformContext } from './execute/perform.js';
+import { performAction, robotDaemon, stopQuietly, type PerformContext } from './execute/perform.js';
+import { checkIdentity } from './execute/identity-check.js';
 import { executePlan, type FleetEvent, type RollbackEffects } from './execute/fleet.js';
 import type { UnitEmitted } from './execute/machine.js';
 import type { UnitEffects } from './execute/run-unit.js';
@@ -36,7 +37,7 @@ import type { DiscussionRef } from './rollout-notify.js';
 
 export interface ApplyDeps {
   hub: HubClient | null;
-  daemon: (robot: RobotSpec) => DaemonClient;
+  daemon: (robot: RobotAddress) => DaemonClient;
   /** Where the state lives (a backend); wins over statePath. */
   store?: StateStore | null;
   /** A local state file; null (and no store) keeps it in memory (nothing written). */
@@ -62,7 +63,15 @@ export interface ApplyDeps {
 /** Progress of a start's health gate on one robot. */
 export type GateEvent = { type: 'robot.gate'; robot: string } & GateProgress;
 
-export type ApplyEvent = UnitEmitted | FleetEvent | RolloutEvent | GateEvent;
+/** A line an action's job logged as it ran (a daemon update's), for the fleet page's log tail. */
+export interface ActionLogEvent {
+  type: 'action.log';
+  unit: string;
+  action: Action;
+  line: string;
+}
+
+export type ApplyEvent = UnitEmitted | FleetEvent | RolloutEvent | GateEvent | ActionLogEvent;
 
 export interface ApplyResult {
   report: ApplyReport;
@@ -81,11 +90,12 @@ export async function apply(
   const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state, config.webhooks);
   const fence = deps.locks && deps.locks.length > 0 ? fenceOf(deps.locks) : null;
   const hub = fence && deps.hub ? fencedHub(deps.hub, fence) : deps.hub;
-  const daemon = fence ? (r: RobotSpec) => fencedDaemon(deps.daemon(r), fence) : deps.daemon;
+  const daemon = fence ? (r: RobotAddress) => fencedDaemon(deps.daemon(r), fence) : deps.daemon;
   const hard = [deps.hard, fence?.lost].filter((s): s is AbortSignal => s !== undefined);
   const ctx: PerformContext = {
-    config, hub, daemon, healthyForMs: deps.healthyForMs ?? config.rollout.healthyForMs,
+    config, hub, daemon, located: plan.located, healthyForMs: deps.healthyForMs ?? config.rollout.healthyForMs,
     onGate: (robot, p) => onEvent({ type: 'robot.gate', robot, ...p }),
+    onLog: (action, line) => onEvent({ type: 'action.log', unit: 'robot' in action ? action.robot : 'hub', action, line }),
   };
   const rollout = isRollout(plan)
     ? beginRollout(plan, config, { trigger: deps.trigger ?? 'apply', hub, notify: deps.notify ?? null, discussions: deps.discussions ?? [] }, onEvent)
@@ -102,6 +112,7 @@ export async function apply(
       onEvent,
       effects: effectsOf(ctx, recorder),
       ...(config.rollout.onFailure === 'rollback' ? { rollback: rollbackEffects(ctx, recorder) } : {}),
+      admit: (robot, sig) => checkIdentity(ctx, robot, sig),
     });
     await rollout?.finish(report, recorder);
     return { report, state: await recorder.close() };
@@ -118,9 +129,7 @@ function effectsOf(ctx: PerformContext, recorder: StateRecorder): UnitEffects {
     record: (action, performed) => recorder.record(action, performed.result),
     resolveConflict: async (action, sig) => {
       if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
-      const robot = ctx.config.robots[action.robot];
-      if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml`);
-      await stopQuietly(ctx.daemon(robot), sig);
+      await stopQuietly(robotDaemon(ctx, action.robot), sig);
     },
   };
 }
@@ -129,9 +138,7 @@ function effectsOf(ctx: PerformContext, recorder: StateRecorder): UnitEffects {
 function rollbackEffects(ctx: PerformContext, recorder: StateRecorder): RollbackEffects {
   return {
     capture: async (name, signal) => {
-      const robot = ctx.config.robots[name];
-      if (!robot) return null;
-      const daemon = ctx.daemon(robot);
+      const daemon = robotDaemon(ctx, name);
       const [current, status] = await Promise.all([daemon.currentAppStatus(signal), daemon.daemonStatus(signal)]);
       const runs = current !== null && (current.state === 'running' || current.state === 'starting');
       return { running: runs ? current.info.name : null, installsRevision: extensionsOf(status).install_revision === true };

@@ -4,7 +4,9 @@ import type { DaemonClient } from '../drivers/daemon/types.js';
 import { errorMessage } from '../lib/errors.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
 import { HubError } from '../drivers/hub/errors.js';
-import type { HubObservation, Observation, RobotObservation } from './types.js';
+import type { HubObservation, Observation, RobotAddress, RobotObservation } from './types.js';
+import { robotAddress } from './robot-address.js';
+import { locateRobots } from './locate.js';
 import { mapBounded } from '../lib/map-bounded.js';
 import { suggested, type CommandLine } from '../lib/command-line.js';
 import { observeEntryPoints } from './observe-entry-points.js';
@@ -18,13 +20,21 @@ import { installExtra } from './install-extra.js';
 // seen, for the entry point the daemon will name the app by
 // (observe-entry-points.ts). The daemon's status is a third call, made only when it
 // decides something: a `path:` app that may have to be installed (only
-// robotctl's simulator installs local folders), or the status command's
-// table. A failure to read is recorded as data (hub error, unreachable
+// robotctl's simulator installs local folders), a robot whose hardware id,
+// name or daemon version robot.yaml declares, or the status command's table
+// (which reads the startup app too). `latest` asks the daemon which release
+// is newest. Robots declared by hardware_id alone are found over mDNS first
+// (locate.ts). A failure to read is recorded as data (hub error, unreachable
 // robot), never thrown: the plan decides.
 
 export interface ObserveDeps {
   hub: HubClient;
-  daemon: (robot: RobotSpec) => DaemonClient;
+  daemon: (robot: RobotAddress) => DaemonClient;
+  /**
+   * Finds robots by hardware id over mDNS (the discovery driver): hardware id → daemon URL of each that answered.
+   * Absent: a robot declared by hardware_id alone is unreachable.
+   */
+  locate?: (hardwareIds: string[], signal?: AbortSignal) => Promise<Record<string, string>>;
 }
 
 export interface ObserveOptions {
@@ -40,15 +50,29 @@ export interface ObserveOptions {
 
 export async function observe(config: Config, deps: ObserveDeps, signal?: AbortSignal, opts: ObserveOptions = {}): Promise<Observation> {
   const robots = Object.values(config.robots);
-  const [hub, [spaces, entryPoints], observed] = await Promise.all([
+  const readRobots = async (): Promise<{ observed: RobotObservation[]; located: Record<string, string> }> => {
+    const { located, missing } = await locateRobots(robots, deps.locate, signal);
+    const observed = await mapBounded(robots, opts.concurrency ?? 16, (r) => {
+      const at = robotAddress(r, located);
+      if (!at) return Promise.resolve<RobotObservation>({ reachable: false, error: missing });
+      const need = (installed: AppInfo[]): boolean => opts.daemonStatus === true || declaresItself(r) || pathInstallLikely(config, r, installed);
+      return observeRobot(deps.daemon(at), signal, need, { latest: r.daemonVersion === 'latest', startupApp: r.startupApp !== undefined || opts.daemonStatus === true });
+    });
+    return { observed, located };
+  };
+  const [hub, [spaces, entryPoints], { observed, located }] = await Promise.all([
     observeHub(deps.hub, opts.listWebhooks !== false, signal, opts.command),
     observeSpaces(config, deps.hub, signal).then(async (s) => [s, await observeEntryPoints(config, deps.hub, s, signal)] as const),
-    mapBounded(robots, opts.concurrency ?? 16, (r) => observeRobot(deps.daemon(r), signal,
-      (installed) => opts.daemonStatus === true || pathInstallLikely(config, r, installed), r.startupApp !== undefined || opts.daemonStatus === true)),
+    readRobots(),
   ]);
   const byName: Record<string, RobotObservation> = {};
   robots.forEach((r, i) => { byName[r.name] = observed[i] as RobotObservation; });
-  return { hub, spaces, robots: byName, entryPoints };
+  return { hub, spaces, robots: byName, entryPoints, ...(Object.keys(located).length > 0 ? { located } : {}) };
+}
+
+/** The daemon's status says what the robot itself is (hardware id, release, name): read when robot.yaml declares any. */
+function declaresItself(r: RobotSpec): boolean {
+  return r.hardwareId !== undefined || r.robotName !== undefined || r.daemonVersion !== undefined;
 }
 
 async function observeHub(hub: HubClient, list: boolean, signal?: AbortSignal, command?: CommandLine): Promise<HubObservation> {
@@ -104,14 +128,20 @@ export async function observeRobot(
   daemon: DaemonClient,
   signal?: AbortSignal,
   needStatus: (installed: AppInfo[]) => boolean = () => true,
-  readStartup = false,
+  also: { latest?: boolean; startupApp?: boolean } = {},
 ): Promise<RobotObservation> {
   try {
-    const [installed, current, startupApp] = await Promise.all([
-      daemon.listInstalled(signal), daemon.currentAppStatus(signal), readStartup ? daemon.startupApp(signal) : undefined,
+    const [installed, current, latest, startup] = await Promise.all([
+      daemon.listInstalled(signal), daemon.currentAppStatus(signal),
+      also.latest ? daemon.updateAvailable({ signal }).then((u) => u.availableVersion) : undefined,
+      also.startupApp ? daemon.startupApp(signal) : undefined,
     ]);
     const status = needStatus(installed) ? await daemon.daemonStatus(signal) : null;
-    return { reachable: true, daemon: status, installed, current, ...(startupApp !== undefined ? { startupApp } : {}) };
+    return {
+      reachable: true, daemon: status, installed, current,
+      ...(latest === undefined ? {} : { latestDaemon: latest }),
+      ...(startup === undefined ? {} : { startupApp: startup }),
+    };
   } catch (err) {
     if (signal?.aborted) throw err;
     return { reachable: false, error: errorMessage(err) };

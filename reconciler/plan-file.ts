@@ -44,6 +44,8 @@ export function parsePlan(text: string, source = 'the plan file', command?: Comm
   if (!validate(data)) throw new PlanError(`${source} is damaged (${describe(validate.errors ?? [])}): ${remake}`);
   const plan = fromDocument(data) as SealedPlan;
   plan.heldBack ??= []; // a plan saved before held_back existed holds back nothing
+  plan.located ??= {}; // `located` and `refused` came with the robot-level actions (issue 31 B)
+  plan.refused ??= [];
   return plan;
 }
 

@@ -1,8 +1,9 @@
 import type { Config } from '../schema/types.js';
 import type { StateFile } from '../state/types.js';
-import type { Action, Observation, Plan, PlanOptions, PlanSummary, RobotAction, UnmanagedWebhook } from './types.js';
+import type { Action, Observation, Plan, PlanOptions, PlanSummary, RefusedRobot, RobotAction, UnmanagedWebhook } from './types.js';
 import { planWebhooks } from './plan-webhooks.js';
 import { planRobot } from './plan-robots.js';
+import { planDaemon } from './plan-daemon.js';
 import { PlanError } from './plan-error.js';
 import { installProblems } from './plan-app-checks.js';
 import { holdCheck } from './plan-held.js';
@@ -27,14 +28,24 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const unreachable: string[] = [];
   const heldBack: HeldBack[] = [];
   const holds = holdCheck(state);
+  const refused: RefusedRobot[] = [];
+  const located: Record<string, string> = {};
   for (const robot of Object.values(desired.robots)) {
     const obs = observed.robots[robot.name] ?? { reachable: false, error: 'not observed' };
+    const found = robot.url === null ? observed.located?.[robot.name] : undefined;
+    if (found !== undefined) located[robot.name] = found;
     if (!obs.reachable) {
       unreachable.push(robot.name);
       continue;
     }
-    const r = planRobot(robot, desired.apps, obs, state.robots[robot.name], observed.spaces, force, holds, observed.entryPoints);
-    robotActions.push(...r.actions);
+    // The robot itself first (identity, daemon release, name); its apps only on the robot robot.yaml names.
+    const d = planDaemon(robot, obs, robot.url ?? found ?? '(not found)');
+    if (d.refused !== null) {
+      refused.push({ robot: robot.name, reason: d.refused });
+      continue;
+    }
+    const r = planRobot(robot, desired.apps, d.restarts ? { ...obs, current: null } : obs, state.robots[robot.name], observed.spaces, force, holds, observed.entryPoints);
+    robotActions.push(...d.actions, ...r.actions);
     heldBack.push(...r.held);
     unmanagedApps.push(...r.unmanaged.map((app) => ({ robot: robot.name, app })));
   }
@@ -49,6 +60,8 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
     unreachable,
     hubError: observed.hub.ok ? null : observed.hub.error,
+    located,
+    refused,
     secretSalt: salt,
     targets: [...targets],
     summary: summarise(actions),
@@ -77,7 +90,7 @@ function checkTargets(targets: string[], desired: Config, state: StateFile): voi
     const m = /^(webhooks|robots)\.(.+)$/.exec(t);
     const kind = m?.[1];
     const name = m?.[2] ?? '';
-    const robot = name.split('.apps.')[0] ?? name;
+    const robot = /^(.+?)(?:\.apps\..+|\.daemon|\.robot_name)?$/.exec(name)?.[1] ?? name;
     const known = kind === 'webhooks'
       ? name in desired.webhooks || name in state.webhooks
       : kind === 'robots' && robot in desired.robots;

@@ -1,14 +1,15 @@
 import type { Config } from '../schema/types.js';
-import type { Action, Plan } from './types.js';
+import { robotActionText, type Action, type Plan } from './types.js';
 import type { FailedAction, UnitOutput } from './execute/machine.js';
 
 // The end of an apply, per robot and for the hub: converged (it had work and
 // all of it succeeded), already converged (nothing to do), failed (with the
 // reason), rolled back (its wave failed and it runs what it ran before),
-// unreachable (could not be observed), skipped (rollout halted, interrupted,
+// unreachable (could not be observed), refused (not the robot robot.yaml
+// names: another hardware id), skipped (rollout halted, interrupted,
 // or not targeted). Plain data for the human and JSON views.
 
-export type UnitStatus = 'converged' | 'already_converged' | 'failed' | 'rolled_back' | 'unreachable' | 'skipped';
+export type UnitStatus = 'converged' | 'already_converged' | 'failed' | 'rolled_back' | 'unreachable' | 'refused' | 'skipped';
 
 /** What a rollback put back on a robot (execute/rollback.ts). */
 export interface RollbackSummary {
@@ -62,13 +63,18 @@ export function applyOutcome(report: ApplyReport): ApplyOutcome {
   if (report.interrupted) return 'interrupted';
   const units = [report.hub, ...report.robots];
   if (units.some((u) => u.status === 'failed' || u.status === 'rolled_back')) return 'failed';
-  if (units.some((u) => u.status === 'unreachable' || (u.status === 'skipped' && u.reason !== 'not targeted'))) return 'incomplete';
+  if (units.some((u) => u.status === 'unreachable' || u.status === 'refused' || (u.status === 'skipped' && u.reason !== 'not targeted'))) return 'incomplete';
   return 'complete';
 }
 
 /** The units that could not be reached, by name (`hub` or a robot). */
 export function unreachableUnits(report: ApplyReport): string[] {
   return [report.hub, ...report.robots].filter((u) => u.status === 'unreachable').map((u) => u.name);
+}
+
+/** The robots robotctl would not touch: not the robot robot.yaml names. */
+export function refusedUnits(report: ApplyReport): string[] {
+  return report.robots.filter((u) => u.status === 'refused').map((u) => u.name);
 }
 
 export function fromOutput(name: string, out: UnitOutput, interrupted: boolean): UnitReport {
@@ -117,6 +123,8 @@ export type Reasons = Record<string, string>;
 
 export function robotIdle(plan: Plan, name: string, actions: Action[], note: UnitStatus | null, reasons: Reasons = {}): UnitReport {
   if (plan.unreachable.includes(name)) return idleReport(name, 'unreachable', reasons[name] ?? 'could not be observed', actions);
+  const refused = plan.refused.find((r) => r.robot === name);
+  if (refused) return idleReport(name, 'refused', refused.reason, actions);
   if (actions.length === 0) {
     return targeted(plan, name) ? idleReport(name, 'already_converged', null) : idleReport(name, 'skipped', 'not targeted');
   }
@@ -128,5 +136,5 @@ export function targeted(plan: Plan, robot: string): boolean {
 }
 
 export function describe(a: Action): string {
-  return 'robot' in a ? `${a.type} ${a.app}` : `${a.type} ${a.address}`;
+  return 'robot' in a ? robotActionText(a) : `${a.type} ${a.address}`;
 }

@@ -27,7 +27,7 @@ export function revisionChanges(plan: Pick<Plan, 'actions'>): RevisionChange[] {
 }
 
 const OUTCOME: Record<UnitStatus, RobotOutcome> = {
-  converged: 'updated', already_converged: 'unchanged', failed: 'failed', rolled_back: 'rolled_back', unreachable: 'skipped', skipped: 'skipped',
+  converged: 'updated', already_converged: 'unchanged', failed: 'failed', rolled_back: 'rolled_back', unreachable: 'skipped', refused: 'skipped', skipped: 'skipped',
 };
 
 export function rolloutOutcome(report: ApplyReport): RolloutOutcome {
@@ -85,7 +85,7 @@ export function rolloutHolds(record: RolloutRecord, report: ApplyReport): Record
 /** The app whose action failed on this robot (its first failure), or null (a robot rolled back with its wave failed nothing itself). */
 function failedApp(r: UnitReport): string | null {
   const action = r.failed[0]?.action;
-  return action && 'robot' in action ? action.app : null;
+  return action && 'app' in action ? action.app : null;
 }
 
 function firstReason(r: UnitReport): string {

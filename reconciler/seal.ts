@@ -27,6 +27,8 @@ export function sealPlan(plan: Plan, desired: Config, observed: Observation): Se
     unmanaged: plan.unmanaged,
     unreachable: plan.unreachable,
     hubError: plan.hubError,
+    located: plan.located,
+    refused: plan.refused,
     observedDigest: observationDigest(observed, desired, plan.secretSalt),
     desiredDigest: desiredDigest(desired, plan.secretSalt, hashes),
     secretSalt: plan.secretSalt,

@@ -22,7 +22,7 @@ export function simulateApply(observed: Observation, plan: Plan, desired: Config
   let hooks = observed.hub.ok ? observed.hub.webhooks.map(cloneHook) : null;
   const robots: Record<string, RobotObservation> = {};
   for (const [name, r] of Object.entries(observed.robots)) {
-    robots[name] = r.reachable ? { ...r, installed: r.installed.map(cloneApp), current: r.current && { ...r.current } } : r;
+    robots[name] = r.reachable ? { ...r, daemon: r.daemon && { ...r.daemon }, installed: r.installed.map(cloneApp), current: r.current && { ...r.current } } : r;
   }
   let st = state;
   for (const action of plan.actions) {
@@ -67,6 +67,16 @@ function applyRobot(robot: RobotObservation | undefined, action: Action): void {
   if (!robot?.reachable || !('robot' in action)) return;
   if (action.type === 'startup_app') {
     robot.startupApp = action.name;
+    return;
+  }
+  if (action.type === 'update_daemon') {
+    // The restart stops the app; the daemon comes back on the release it was updated to.
+    if (robot.daemon) robot.daemon.version = action.to;
+    robot.current = null;
+    return;
+  }
+  if (action.type === 'rename_robot') {
+    if (robot.daemon) robot.daemon.robot_name = action.to;
     return;
   }
   const name = daemonName(action);

@@ -9,7 +9,7 @@ import { webhookSpecHash } from './hash.js';
 // A webhook's record keeps the hash of the spec robot.yaml declares for it
 // (`desired`, the specs the plan was made from).
 
-/** The one record a successful action sets or removes; null for start/stop (nothing the state keeps). */
+/** The one record a successful action sets or removes; null for start/stop and the daemon's own (nothing the state keeps). */
 export function changeOf(state: StateFile, action: Action, desired: Record<string, WebhookSpec>, result: ActionResult = {}): StateChange | null {
   switch (action.type) {
     case 'create':
@@ -36,6 +36,8 @@ export function changeOf(state: StateFile, action: Action, desired: Record<strin
     case 'start':
     case 'stop':
     case 'startup_app':
+    case 'update_daemon': // the daemon says its version and name: nothing for the state to keep
+    case 'rename_robot':
       return null;
   }
 }

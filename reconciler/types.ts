@@ -13,10 +13,18 @@ export type RobotObservation =
   /** `daemon` is null when observe did not need it (see observe.ts). */
   | {
     reachable: true; daemon: DaemonStatus | null; installed: AppInfo[]; current: AppStatus | null;
+    /** The newest release the daemon can update to, read only where robot.yaml asks for `latest`; null when it cannot tell. */
+    latestDaemon?: string | null;
     /** GET /api/apps/startup-app, read when robot.yaml manages it (or for status); undefined when not read. */
     startupApp?: string | null;
   }
   | { reachable: false; error: string };
+
+/** Where a robot's daemon is reached: its declared url, or the one mDNS found by its hardware id. */
+export interface RobotAddress {
+  name: string;
+  url: string;
+}
 
 /**
  * What an app's pyproject.toml declares in group `reachy_mini_apps` (its
@@ -43,6 +51,8 @@ export interface Observation {
   robots: Record<string, RobotObservation>;
   /** By app key (issue 30.3): the name the daemon will know each declared app by. */
   entryPoints?: Record<string, EntryPointsFound>;
+  /** Where mDNS found the robots robot.yaml declares by hardware_id alone (robot name → daemon URL). */
+  located?: Record<string, string>;
 }
 
 /** A webhook as the plan shows and the executor sends it: never the secret itself. */
@@ -121,8 +131,11 @@ export interface DeleteAction extends Base {
 
 export type WebhookAction = CreateAction | AdoptAction | UpdateAction | ToggleAction | DeleteAction;
 
-interface AppBase extends Base {
+interface RobotBase extends Base {
   robot: string;
+}
+
+interface AppBase extends RobotBase {
   /** The app's key in robot.yaml (its address and its state record), or the observed name of an app robot.yaml does not know. */
   app: string;
   /** The name the daemon knows the app by, its entry point (issue 30.3); absent (plans made before): `app`. */
@@ -184,21 +197,44 @@ export interface StopAction extends AppBase {
  * `app` is robot.yaml's key and `name` the daemon's; both null clear it.
  * Address `robots.NAME.startup_app`.
  */
-export interface StartupAppAction extends Base {
+export interface StartupAppAction extends RobotBase {
   type: 'startup_app';
-  robot: string;
   app: string | null;
   name: string | null;
 }
 
 /** The actions on one app of a robot. */
 export type AppAction = InstallAction | UpdateAppAction | AdoptAppAction | RemoveAction | StartAction | StopAction;
-export type RobotAction = AppAction | StartupAppAction;
+
+/**
+ * The robot's daemon to another release through its update API (address
+ * `robots.NAME.daemon`): the job, the daemon's restart, its version checked.
+ * The restart stops the running app, so it comes before the app actions.
+ */
+export interface UpdateDaemonAction extends RobotBase {
+  type: 'update_daemon';
+  /** The version it runs now (observed; null when the daemon did not say). */
+  from: string | null;
+  /** The release it is updated to (`latest` already resolved). */
+  to: string;
+}
+
+/** The robot's display name (`robots.NAME.robot_name`), through POST /api/daemon/robot-name. */
+export interface RenameRobotAction extends RobotBase {
+  type: 'rename_robot';
+  from: string | null;
+  to: string;
+}
+
+export type DaemonAction = UpdateDaemonAction | RenameRobotAction;
+export type RobotAction = AppAction | StartupAppAction | DaemonAction;
 export type Action = WebhookAction | RobotAction;
 export type ActionType = Action['type'];
 
 export const WEBHOOK_ACTION_TYPES = ['create', 'adopt', 'update', 'enable', 'disable', 'delete'] as const;
-export const ROBOT_ACTION_TYPES = ['install', 'update_app', 'adopt_app', 'remove', 'start', 'stop', 'startup_app'] as const;
+export const APP_ACTION_TYPES = ['install', 'update_app', 'adopt_app', 'remove', 'start', 'stop'] as const;
+export const DAEMON_ACTION_TYPES = ['update_daemon', 'rename_robot'] as const;
+export const ROBOT_ACTION_TYPES = [...DAEMON_ACTION_TYPES, ...APP_ACTION_TYPES, 'startup_app'] as const;
 
 export interface UnmanagedWebhook {
   id: string;
@@ -212,7 +248,7 @@ export interface PlanSummary {
   /** update + enable + disable */
   update: number;
   delete: number;
-  /** install + update_app + remove + start + stop + startup_app */
+  /** install + update_app + remove + start + stop + startup_app + update_daemon + rename_robot */
   robot: number;
   total: number;
 }
@@ -225,6 +261,10 @@ export interface Plan {
   unreachable: string[];
   /** Why the hub could not be observed (no webhook actions were planned), else null. */
   hubError: string | null;
+  /** Robots robot.yaml declares by hardware_id alone, and the URL mDNS found each at: shown, and where apply acts. */
+  located: Record<string, string>;
+  /** Robots that are not the robot robot.yaml names (another hardware id, or none): nothing planned for them. */
+  refused: RefusedRobot[];
   /** Random per state (its lineage) or per saved plan: keys the secret fingerprints in a sealed plan's digests. */
   secretSalt: string;
   /** Targets the plan was limited to; empty = everything. */
@@ -260,6 +300,12 @@ export interface SealedPlan extends Plan {
   desiredDigest: string;
 }
 
+export interface RefusedRobot {
+  robot: string;
+  /** Names both ids, e.g. `robot.yaml says hardware_id a1…; the robot at http://… answers b2…`. */
+  reason: string;
+}
+
 export interface PlanOptions {
   /** `webhooks.NAME` or `robots.NAME`; empty or absent = everything. */
   targets?: string[];
@@ -288,4 +334,17 @@ export function isWebhookAction(a: Action): a is WebhookAction {
 
 export function isRobotAction(a: Action): a is RobotAction {
   return !isWebhookAction(a);
+}
+
+/** An action on one of a robot's apps (it names the app). */
+export function isAppAction(a: Action): a is AppAction {
+  return (APP_ACTION_TYPES as readonly string[]).includes(a.type);
+}
+
+/** A robot action in words: `install hello_app`, `update daemon 1.8.3 → 1.10.0`, `rename robot 'a' → 'b'`. */
+export function robotActionText(a: RobotAction): string {
+  if (a.type === 'update_daemon') return `update daemon ${a.from ?? '(unknown)'} → ${a.to}`;
+  if (a.type === 'rename_robot') return `rename robot ${a.from === null ? '(unknown)' : `'${a.from}'`} → '${a.to}'`;
+  if (a.type === 'startup_app') return `startup_app ${a.app ?? '(none)'}`;
+  return `${a.type} ${a.app}`;
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { AppSpec, Config, MaxFailures, NotifySpec, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
+import type { AppSpec, Config, DaemonSpec, MaxFailures, NotifySpec, ReceiverAction, ReceiverSpec, RobotSpec, RolloutSpec, WebhookSpec } from './types.js';
 import { watchedTypeBefore, type WatchedItem, type WatchedType, type WebhookDomain } from '../lib/wire/hub.js';
 import { entries, has, record, type Data } from './rules-util.js';
 import { spaceIdFromUrl } from '../lib/space-id.js';
@@ -22,6 +22,7 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
   const apps = Object.fromEntries(entries(root.apps).map(([name, a]) => [name, appSpec(name, a, baseDir)]));
   const active = str(root.active);
   const fileEndpoint = str(record(root.hub)?.endpoint);
+  const daemon = daemonSpec(record(root.daemon) ?? {});
   return {
     version: 1,
     file,
@@ -30,7 +31,8 @@ export function buildConfig(root: Data, file: string, baseDir: string, env: Node
     apps,
     active,
     ...(has(root, 'startup_app') ? { startupApp: str(root.startup_app) } : {}),
-    robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active, root)])),
+    robots: Object.fromEntries(entries(root.robots).map(([name, r]) => [name, robotSpec(name, r, Object.keys(apps), active, root, daemon.version)])),
+    daemon,
     rollout: rolloutSpec(record(root.rollout) ?? {}),
     notify: notifySpec(record(root.notify)),
     receiver: receiverSpec(record(root.receiver)),
@@ -100,17 +102,28 @@ function appSpec(name: string, a: Data, baseDir: string): AppSpec {
   return { name, source, spaceId: source ? spaceIdFromUrl(source) : null, path: path === null ? null : resolve(baseDir, path) };
 }
 
-/** `owner/name` from a Space URL: its last two path segments. */
-function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null, root: Data): RobotSpec {
+function robotSpec(name: string, r: Data, allApps: string[], fleetActive: string | null, root: Data, fleetDaemon: string | null): RobotSpec {
   const apps = Array.isArray(r.apps) ? r.apps.map(String) : [...allApps];
   const active = has(r, 'active') ? str(r.active) : fleetActive;
   const startup = has(r, 'startup_app') ? r : has(root, 'startup_app') ? root : null;
   return {
-    name, url: trimSlash(String(r.url)), apps, active,
+    name, url: typeof r.url === 'string' ? trimSlash(r.url) : null, apps, active,
     ...(startup ? { startupApp: str(startup.startup_app) } : {}),
     ...(has(r, 'hardware_id') ? { hardwareId: str(r.hardware_id) } : {}),
     ...(typeof r.robot_name === 'string' ? { robotName: r.robot_name } : {}),
+    ...daemonVersionOf(str(record(r.daemon)?.version) ?? fleetDaemon),
   };
+}
+
+function daemonVersionOf(v: string | null): { daemonVersion?: string } {
+  return v === null ? {} : { daemonVersion: v };
+}
+
+/** daemon.update_timeout's default: a real robot's update and reboot take minutes. */
+export const DEFAULT_UPDATE_TIMEOUT_MS = 600_000;
+
+function daemonSpec(d: Data): DaemonSpec {
+  return { version: str(d.version), updateTimeoutMs: durationMs(d.update_timeout) ?? DEFAULT_UPDATE_TIMEOUT_MS };
 }
 
 function rolloutSpec(r: Data): RolloutSpec {

@@ -1,6 +1,7 @@
 import { entries, has, httpUrlProblem, record, undeclaredApp, type Data } from './rules-util.js';
 import type { Finding, Segment } from './yaml-doc.js';
 import { daemonKey } from './daemon-url.js';
+import { daemonFindings, daemonVersionProblem } from './rules-daemon.js';
 
 // Fleet rules: active app, per-robot overrides, rollout, notify and receiver, most of
 // which refer to declared app names.
@@ -15,7 +16,7 @@ export function fleetFindings(root: Data): Finding[] {
     found.push({ path: ['startup_app'], message: undeclaredApp(root.startup_app, apps) });
   }
   for (const [name, robot] of entries(root.robots)) found.push(...robotFindings(name, robot, root, apps));
-  found.push(...sharedDaemonFindings(root), ...rolloutFindings(root), ...notifyFindings(root), ...receiverFindings(root, apps));
+  found.push(...sharedDaemonFindings(root), ...daemonFindings(root), ...rolloutFindings(root), ...notifyFindings(root), ...receiverFindings(root, apps));
   return found;
 }
 
@@ -25,7 +26,12 @@ function robotFindings(name: string, robot: Data, root: Data, apps: string[]): F
   if (typeof robot.url === 'string') {
     const problem = httpUrlProblem(robot.url, 'http://reachy-mini.local:8000');
     if (problem) found.push({ path: [...path, 'url'], message: problem });
+  } else if (!has(robot, 'url')) {
+    if (!has(robot, 'hardware_id')) found.push({ path, at: 'key', message: 'set url, or hardware_id to find the robot over mDNS (`robotctl robots discover --yaml` writes both)' });
+    else if (robot.hardware_id === null) found.push({ path: [...path, 'hardware_id'], message: 'null finds no robot over mDNS: set url for a robot without a hardware id' });
   }
+  const version = daemonVersionProblem(record(robot.daemon)?.version);
+  if (version) found.push({ path: [...path, 'daemon', 'version'], message: version });
   const own = Array.isArray(robot.apps) ? robot.apps.filter((a): a is string => typeof a === 'string') : undefined;
   if (Array.isArray(robot.apps)) {
     robot.apps.forEach((a: unknown, i) => {

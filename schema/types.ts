@@ -30,8 +30,8 @@ export interface AppSpec {
 /** Desired state of one robot after applying its overrides to the fleet values. */
 export interface RobotSpec {
   name: string;
-  /** Daemon base URL, e.g. http://127.0.0.1:8000 (no trailing slash). */
-  url: string;
+  /** Daemon base URL, e.g. http://127.0.0.1:8000 (no trailing slash); null: found over mDNS by `hardwareId` when observed. */
+  url: string | null;
   /** App names (keys of Config.apps) that must be installed on this robot. */
   apps: string[];
   /** The one app that runs; null means none. Always one of `apps`. */
@@ -42,10 +42,20 @@ export interface RobotSpec {
    * managed, the robot's own setting stays (issue 30.5).
    */
   startupApp?: string | null;
-  /** `hardware_id`: the physical robot this entry is (absent: not declared; null: declared as none). Loaded, not yet acted on. */
+  /** `hardware_id`: the physical robot this entry is (absent: not declared; null: declared as none). Checked before any change. */
   hardwareId?: string | null;
-  /** `robot_name`: the robot's display name. Loaded, not yet acted on. */
+  /** `robot_name`: the robot's display name, applied and diffed. */
   robotName?: string;
+  /** The daemon version this robot runs (its `daemon.version`, else the fleet's): a release or `latest`; absent: not managed. */
+  daemonVersion?: string;
+}
+
+/** The top-level `daemon:` block. */
+export interface DaemonSpec {
+  /** The fleet's daemon version (a release or `latest`); null when not declared. */
+  version: string | null;
+  /** How long an updated daemon has to answer `running` on the new version (daemon.update_timeout). */
+  updateTimeoutMs: number;
 }
 
 export type MaxFailures = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
@@ -110,6 +120,7 @@ export interface Config {
   /** Fleet-wide `startup_app:` (before per-robot overrides); undefined when absent. */
   startupApp?: string | null;
   robots: Record<string, RobotSpec>;
+  daemon: DaemonSpec;
   rollout: RolloutSpec;
   /** Null when robot.yaml has no notify: block. */
   notify: NotifySpec | null;

@@ -1,7 +1,9 @@
 import type { Io } from '../../lib/io.js';
 import { UserError } from '../../lib/errors.js';
 import type { CommandLine } from '../../lib/command-line.js';
-import type { Config, RobotSpec } from '../../schema/types.js';
+import type { Config } from '../../schema/types.js';
+import type { RobotAddress } from '../../reconciler/types.js';
+import { locateByHardwareId } from './locate.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
 import type { ResolvedToken } from '../../drivers/hub/token.js';
@@ -65,7 +67,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
     }
     return hub;
   };
-  const daemon = (robot: RobotSpec): DaemonClient => {
+  const daemon = (robot: RobotAddress): DaemonClient => {
     let client = daemons.get(robot.url);
     if (!client) {
       client = createDaemonClient({ baseUrl: robot.url, timeoutMs: 10_000, dispatcher: connections, ...(userAgent ? { userAgent } : {}) });
@@ -74,7 +76,7 @@ export function driverPool(env: NodeJS.ProcessEnv, token: string | null, listWeb
     return client;
   };
   return {
-    forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, listWebhooks: listWebhooks(config), notify }),
+    forConfig: (config) => ({ hub: hubFor(resolveEndpoint(env, config.hub.endpoint)), daemon, locate: locateByHardwareId, listWebhooks: listWebhooks(config), notify }),
     close: async () => {
       await Promise.allSettled([...hubs.values(), ...daemons.values(), notify].map((c) => c.close()));
       await connections.close();

@@ -4,7 +4,7 @@ import type { Io } from '../../lib/io.js';
 import { ExitError, UsageError, UserError } from '../../lib/errors.js';
 import { durationMs } from '../../lib/duration.js';
 import { loadConfig } from '../../schema/load.js';
-import { formatDiagnostic, type Config, type RobotSpec } from '../../schema/types.js';
+import { formatDiagnostic, type Config } from '../../schema/types.js';
 import type { HubClient } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { NotifySender } from '../../drivers/notify/webhook.js';
@@ -18,7 +18,7 @@ import { resolveToken } from '../../drivers/hub/token.js';
 import { withConfigEnv } from './config-env.js';
 import type { SessionFlags } from './options.js';
 import { tokenFromFlags } from './token-flags.js';
-import type { Observation } from '../../reconciler/types.js';
+import type { Observation, RobotAddress } from '../../reconciler/types.js';
 import { EXIT } from '../exit-codes.js';
 import { firstTierWebAssembly } from '../../lib/webassembly-tier.js';
 import { commandLine } from '../views/command-line.js';
@@ -37,7 +37,7 @@ export interface Session {
   hub: HubClient;
   /** False when there is no webhook to look at (file and state) and no token: listing is skipped. */
   listWebhooks: boolean;
-  daemon: (robot: RobotSpec) => DaemonClient;
+  daemon: (robot: RobotAddress) => DaemonClient;
   /** The notify webhook's sender (robot.yaml notify.webhook; made on its first POST). */
   notify: NotifySender | null;
   /** `daemonStatus`: also read each robot's daemon status (the status table shows it). */

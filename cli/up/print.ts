@@ -34,7 +34,7 @@ export function whereLines(w: WhereInput): string[] {
   const width = Math.max(5, ...names.map((n) => n.length));
   const local = new Set(w.robots.map((r) => r.spec.name));
   const robotLines = Object.values(w.config.robots).map((r) =>
-    `    ${r.name.padEnd(width)}  ${r.url}/  ${local.has(r.name) ? `(simulated, ${runsText(r.active, w.running[r.name] ?? null)})` : '(not on this machine: not started)'}`);
+    `    ${r.name.padEnd(width)}  ${r.url === null ? `(hardware id ${r.hardwareId ?? '?'}, found over mDNS)` : `${r.url}/`}  ${local.has(r.name) ? `(simulated, ${runsText(r.active, w.running[r.name] ?? null)})` : '(not on this machine: not started)'}`);
   const endpoints = (w.config.receiver?.endpoints ?? []).map((e) => `POST ${w.agentUrl}/webhooks/${e.name}`);
   const lines = [
     '',

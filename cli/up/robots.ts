@@ -20,7 +20,8 @@ export interface LocalRobot {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-export function isLoopback(url: string): boolean {
+export function isLoopback(url: string | null): url is string {
+  if (url === null) return false; // found over mDNS by its hardware id: a robot elsewhere
   try {
     return LOOPBACK.has(new URL(url).hostname);
   } catch {
@@ -39,7 +40,7 @@ export async function startRobots(config: Config, hub: { url: string; token: str
   try {
     for (const spec of Object.values(config.robots)) {
       if (!isLoopback(spec.url)) continue;
-      started.push(await startOne(spec, hub, dataDir, python, { allowedHosts, ...(command ? { command } : {}) }));
+      started.push(await startOne(spec, spec.url, hub, dataDir, python, { allowedHosts, ...(command ? { command } : {}) }));
     }
   } catch (err) {
     await stopRobots(started);
@@ -48,11 +49,11 @@ export async function startRobots(config: Config, hub: { url: string; token: str
   return started;
 }
 
-async function startOne(spec: RobotSpec, hub: { url: string; token: string }, dataDir: string, python: string, more: Pick<DaemonOptions, 'allowedHosts' | 'command'>): Promise<LocalRobot> {
+async function startOne(spec: RobotSpec, url: string, hub: { url: string; token: string }, dataDir: string, python: string, more: Pick<DaemonOptions, 'allowedHosts' | 'command'>): Promise<LocalRobot> {
   const appsDir = join(dataDir, 'robots', spec.name);
   mkdirSync(appsDir, { recursive: true });
   const log = createWriteStream(join(appsDir, 'daemon.log'), { flags: 'a', mode: 0o600 });
-  const port = portOf(spec.url);
+  const port = portOf(url);
   try {
     const daemon = await startDaemon({
       sim: true, host: '127.0.0.1', port, appsDir, robotName: spec.name, hubEndpoint: hub.url, hubToken: hub.token, python,

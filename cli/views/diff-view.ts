@@ -1,5 +1,5 @@
 import { useColor, type Io } from '../../lib/io.js';
-import { isWebhookAction, type Action, type Plan } from '../../reconciler/types.js';
+import { isWebhookAction, robotActionText, type Action, type Plan } from '../../reconciler/types.js';
 import { palette } from './format.js';
 import { revisionText } from '../../reconciler/revisions.js';
 import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
@@ -26,11 +26,15 @@ export const DIFF_FORMAT_VERSION = '1.0';
 
 export interface Drifted {
   address: string;
-  actions: { type: Action['type']; reason: string; changes?: { field: string; before: unknown; after: unknown }[] }[];
+  actions: { type: Action['type']; reason: string; changes?: { field: string; before: unknown; after: unknown }[]; from?: string | null; to?: string }[];
 }
 
 export function driftedResources(p: Plan): Drifted[] {
-  const item = (a: Action): Drifted['actions'][number] => (a.type === 'update' ? { type: a.type, reason: a.reason, changes: a.changes } : { type: a.type, reason: a.reason });
+  const item = (a: Action): Drifted['actions'][number] => {
+    if (a.type === 'update') return { type: a.type, reason: a.reason, changes: a.changes };
+    if (a.type === 'update_daemon' || a.type === 'rename_robot') return { type: a.type, reason: a.reason, from: a.from, to: a.to };
+    return { type: a.type, reason: a.reason };
+  };
   const out: Drifted[] = [];
   const robotsFrom = webhookRuns(p.actions, (from, to) => {
     const actions: Drifted['actions'] = [];
@@ -97,6 +101,7 @@ export function renderDiff(p: Plan, color: boolean, command?: CommandLine): stri
   const { actions } = p;
   const lines: string[] = ['']; // the header, once the count is known
   const words = (a: Action): string => {
+    if (a.type === 'update_daemon' || a.type === 'rename_robot') return `${robotActionText(a)} (${a.reason})`;
     const rev = revisionText(a);
     return `${a.type}${rev ? ` ${rev}` : ''} (${a.reason})`;
   };
@@ -126,10 +131,11 @@ export function diffJson(p: Plan): string {
   return `${JSON.stringify({
     format_version: DIFF_FORMAT_VERSION,
     drift: drifted.length > 0 || p.heldBack.length > 0,
-    complete: p.hubError === null && p.unreachable.length === 0,
+    complete: p.hubError === null && p.unreachable.length === 0 && p.refused.length === 0,
     resources: drifted,
     unmanaged: p.unmanaged,
     unreachable: p.unreachable,
+    refused: p.refused,
     hub_error: p.hubError,
     held_back: p.heldBack,
   }, null, 2)}\n`;

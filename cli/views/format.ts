@@ -1,5 +1,5 @@
 import { ansi } from '../../lib/io.js';
-import type { Action } from '../../reconciler/types.js';
+import { isAppAction, robotActionText, type Action } from '../../reconciler/types.js';
 import { appWithRevisions } from '../../reconciler/revisions.js';
 
 // Small text helpers shared by the reconciling commands' human views.
@@ -37,6 +37,7 @@ export function duration(ms: number): string {
 const PAST: Record<Action['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
   install: 'install', update_app: 'update', adopt_app: 'adopt', remove: 'remove', start: 'start', stop: 'stop', startup_app: 'startup app',
+  update_daemon: 'update daemon', rename_robot: 'rename robot',
 };
 
 /** Where an action happens, as the progress lines name it: `webhooks.NAME` or `robots.NAME`. */
@@ -44,8 +45,9 @@ export function unitAddress(a: Action): string {
   return 'robot' in a ? `robots.${a.robot}` : a.address;
 }
 
-/** `created` for webhooks, `install hello_app` for robots. */
+/** `created` for webhooks, `install hello_app` or `update daemon 1.9.0 → 1.10.0` for robots. */
 export function actionText(a: Action): string {
+  if (!('robot' in a)) return PAST[a.type];
   if (a.type === 'startup_app') return `${PAST[a.type]} ${a.app ?? '(none)'}`;
-  return 'robot' in a ? `${PAST[a.type]} ${appWithRevisions(a)}` : PAST[a.type];
+  return isAppAction(a) ? `${PAST[a.type]} ${appWithRevisions(a)}` : robotActionText(a);
 }

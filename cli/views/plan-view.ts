@@ -1,6 +1,6 @@
 import { ansi, useColor, type Io } from '../../lib/io.js';
 import type { Action, Plan, RobotAction, SealedPlan, WebhookAction, WebhookView } from '../../reconciler/types.js';
-import { isRobotAction, isWebhookAction } from '../../reconciler/types.js';
+import { isRobotAction, isWebhookAction, robotActionText } from '../../reconciler/types.js';
 import { planToJson } from '../../reconciler/plan-file.js';
 import { appWithRevisions } from '../../reconciler/revisions.js';
 import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
@@ -44,7 +44,7 @@ type Paint = (s: string) => string;
 type Painter = (s: string, t: Action['type'] | 'gray') => string;
 const SYMBOL: Record<Action['type'], string> = {
   create: '+', adopt: '>', update: '~', enable: '~', disable: '~', delete: '-',
-  install: '+', update_app: '~', adopt_app: '>', remove: '-', start: '~', stop: '~', startup_app: '~',
+  install: '+', update_app: '~', adopt_app: '>', remove: '-', start: '~', stop: '~', startup_app: '~', update_daemon: '~', rename_robot: '~',
 };
 const VERB: Record<WebhookAction['type'], string> = {
   create: 'created', adopt: 'adopted', update: 'updated', enable: 'enabled', disable: 'disabled', delete: 'deleted',
@@ -85,7 +85,8 @@ export function writePlan(plan: Plan, opts: RenderOptions, write: (text: string)
     line('');
   }
   for (const [robot, actions] of groupByRobot(robots)) {
-    line(`Robot ${robot}:`);
+    const at = plan.located[robot];
+    line(at === undefined ? `Robot ${robot}:` : `Robot ${robot} (found over mDNS at ${at}):`);
     for (const a of actions) line(`  ${paint(SYMBOL[a.type], a.type)} ${robotText(a)} ${ansiGray(paint, `(${a.reason})`)}`);
     line('');
   }
@@ -167,6 +168,8 @@ function robotText(a: RobotAction): string {
     case 'start': return `start ${a.app}`;
     case 'stop': return `stop ${a.app}`;
     case 'startup_app': return a.app === null ? 'startup_app: clear it (null)' : `startup_app = ${a.app}${a.name && a.name !== a.app ? ` (as ${a.name})` : ''}`;
+    case 'update_daemon':
+    case 'rename_robot': return robotActionText(a);
   }
 }
 
@@ -177,6 +180,13 @@ function contextLines(plan: Plan, command?: CommandLine): string[] {
     out.push('Left alone (not managed by this file):');
     for (const w of webhooks) out.push(`  webhook ${w.id} → ${w.url ?? '(job)'} watching ${w.watched.join(', ') || 'nothing'}`);
     for (const a of apps) out.push(`  app ${a.app} on robot ${a.robot}`);
+    out.push('');
+  }
+  const quiet = Object.keys(plan.located).filter((r) => !plan.actions.some((a) => 'robot' in a && a.robot === r));
+  if (quiet.length > 0) out.push(`Found over mDNS by hardware id: ${quiet.map((r) => `${r} at ${plan.located[r] ?? '?'}`).join(', ')}`, '');
+  if (plan.refused.length > 0) {
+    out.push('Refused, nothing planned for them (not the robot robot.yaml names):');
+    for (const r of plan.refused) out.push(`  ${r.robot}: ${r.reason}`);
     out.push('');
   }
   if (plan.hubError !== null) out.push(`Hub not observed, no webhook changes planned: ${plan.hubError}`, '');

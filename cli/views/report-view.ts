@@ -1,4 +1,4 @@
-import { applyOutcome, unreachableUnits, type ApplyReport, type UnitReport, type UnitStatus } from '../../reconciler/report.js';
+import { applyOutcome, refusedUnits, unreachableUnits, type ApplyReport, type UnitReport, type UnitStatus } from '../../reconciler/report.js';
 import type { Action } from '../../reconciler/types.js';
 import { palette, type Palette } from './format.js';
 import { formatTable } from './table.js';
@@ -13,7 +13,7 @@ import { formatTable } from './table.js';
 export const REPORT_FORMAT_VERSION = '1.3';
 
 const LABEL: Record<UnitStatus, string> = {
-  converged: 'converged', already_converged: 'already converged', failed: 'failed', rolled_back: 'rolled back', unreachable: 'unreachable', skipped: 'skipped',
+  converged: 'converged', already_converged: 'already converged', failed: 'failed', rolled_back: 'rolled back', unreachable: 'unreachable', refused: 'refused', skipped: 'skipped',
 };
 
 export function renderReport(report: ApplyReport, color: boolean): string {
@@ -50,8 +50,13 @@ export function summary(report: ApplyReport, p: Palette = palette(false)): strin
     case 'failed': return `${p.bad('Apply finished with failures')}: ${counts}.`;
     case 'incomplete': {
       const away = unreachableUnits(report);
-      const why = away.length > 0 ? `; not reached: ${away.join(', ')}` : '; some robots were skipped';
-      return `${p.bad('Apply incomplete')}: ${counts}${why}. Run apply again once they can be reached.`;
+      const refused = refusedUnits(report);
+      const why = [
+        ...(away.length > 0 ? [`not reached: ${away.join(', ')}`] : []),
+        ...(refused.length > 0 ? [`refused (not the robot robot.yaml names): ${refused.join(', ')}`] : []),
+      ].join('; ') || 'some robots were skipped';
+      const next = away.length > 0 ? ' Run apply again once they can be reached.' : refused.length > 0 ? ' Check their hardware_id in robot.yaml.' : ' Run apply again once they can be reached.';
+      return `${p.bad('Apply incomplete')}: ${counts}; ${why}.${next}`;
     }
     case 'complete': return `${p.ok('Apply complete')}: ${counts}.`;
   }
@@ -60,7 +65,7 @@ export function summary(report: ApplyReport, p: Palette = palette(false)): strin
 function paintStatus(s: UnitStatus, p: Palette): string {
   const text = LABEL[s];
   if (s === 'converged' || s === 'already_converged') return p.ok(text);
-  if (s === 'failed' || s === 'unreachable' || s === 'rolled_back') return p.bad(text);
+  if (s === 'failed' || s === 'unreachable' || s === 'rolled_back' || s === 'refused') return p.bad(text);
   return p.warn(text);
 }
 

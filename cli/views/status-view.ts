@@ -1,5 +1,5 @@
 import { useColor, type Io } from '../../lib/io.js';
-import type { FleetStatus } from '../../reconciler/agent/status-types.js';
+import type { FleetStatus, RobotStatus } from '../../reconciler/agent/status-types.js';
 import { indent, palette } from './format.js';
 import { formatTable } from './table.js';
 import { shortSha } from '../../reconciler/plan-held.js';
@@ -38,11 +38,13 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
   if (doc.robots.length === 0) lines.push('  (none declared)');
   else {
     const rows = doc.robots.map((r) => [
-      r.name, r.url, r.reachable ? yes(true) : `${yes(false)} ${c.dim(r.error ?? '')}`, r.daemon ?? '-',
-      r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', installedText(r) || '-', r.startup_app ?? '-', r.reachable ? yes(r.converged) : '-',
+      r.name, r.url === null ? '-' : r.located ? `${r.url} ${c.dim('(mDNS)')}` : r.url, r.reachable ? yes(true) : `${yes(false)} ${c.dim(r.error ?? '')}`,
+      daemonText(r), r.running ? `${r.running} (${r.app_state ?? '?'})` : '-', r.startup_app ?? '-', r.reachable ? yes(r.converged) : '-',
     ]);
-    lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'INSTALLED', 'AT BOOT', 'CONVERGED'], rows).text));
-    // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it.
+    lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'AT BOOT', 'CONVERGED'], rows).text));
+    const who = doc.robots.map((r) => [r.name, r.robot_name ?? '-', r.hardware_id ?? '-', appsText(r)]);
+    lines.push('', indent(formatTable(['NAME', 'ROBOT NAME', 'HARDWARE ID', 'INSTALLED'], who).text));
+    // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it, a refusal.
     for (const r of doc.robots) {
       if (r.app_error) lines.push(`  ${r.name}: ${r.running ?? 'the app'} crashed: ${c.bad(r.app_error)}`);
       if (r.reachable && r.error) lines.push(`  ${r.name}: ${c.bad(r.error)}`);
@@ -51,12 +53,20 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `running 1.9.0 (robot.yaml: 1.10.0)`: the daemon's state and version, and the declared one while they differ. */
+function daemonText(r: RobotStatus): string {
+  const now = [r.daemon, r.daemon_version].filter((x) => x !== null).join(' ') || '-';
+  if (r.daemon_update_to === null) return now;
+  const declared = r.declared_daemon_version === 'latest' ? `latest, ${r.daemon_update_to}` : r.daemon_update_to;
+  return `${now} (robot.yaml: ${declared})`;
+}
+
 /** `hello_app 58cf875, dev_app`: each installed app with its revision where known. */
-function installedText(r: FleetStatus['robots'][number]): string {
+function appsText(r: RobotStatus): string {
   return r.installed.map((a) => {
     const rev = r.revisions[a];
     return typeof rev === 'string' ? `${a} ${shortSha(rev)}` : a;
-  }).join(', ');
+  }).join(', ') || '-';
 }
 
 export function statusJson(doc: FleetStatus): string {

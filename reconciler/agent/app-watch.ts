@@ -1,4 +1,5 @@
-import type { Config, RobotSpec } from '../../schema/types.js';
+import type { Config } from '../../schema/types.js';
+import type { RobotAddress } from '../types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { AppStateFollower } from '../../drivers/daemon/app-state.js';
 import type { AppStatus } from '../../lib/wire/daemon.js';
@@ -33,9 +34,13 @@ export class AppWatch {
   /** `onChange`: a robot's app changed (the agent's status is stale). */
   constructor(private readonly onChange: (robot: string) => void) {}
 
-  /** Follow the robots of `config` (a reload may add, drop or move one). */
-  sync(config: Config, daemon: (robot: RobotSpec) => DaemonClient): void {
-    const robots = Object.values(config.robots);
+  /**
+   * Follow the robots of `config` (a reload may add, drop or move one). A robot
+   * declared by hardware_id alone has no address until a run finds it over
+   * mDNS: it is seen at each run, not followed between them.
+   */
+  sync(config: Config, daemon: (robot: RobotAddress) => DaemonClient): void {
+    const robots = Object.values(config.robots).filter((r): r is typeof r & RobotAddress => r.url !== null);
     const pollMs = pollIntervalMs(robots.length);
     const wanted = new Set(robots.map((r) => r.name));
     for (const [name, f] of this.followers) {

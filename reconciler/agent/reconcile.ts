@@ -1,12 +1,10 @@
-import type { Config, RobotSpec } from '../../schema/types.js';
-import type { HubClient } from '../../drivers/hub/types.js';
-import type { DaemonClient } from '../../drivers/daemon/types.js';
+import type { Config } from '../../schema/types.js';
 import type { StateFile } from '../../state/types.js';
 import { newState } from '../../state/file.js';
 import type { HeldLock, StateStore } from '../../state/store.js';
 import type { RunResult, RunSummary } from './status-types.js';
 import { errorMessage } from '../../lib/errors.js';
-import { observe } from '../observe.js';
+import { observe, type ObserveDeps } from '../observe.js';
 import { plan } from '../plan.js';
 import { apply, type ApplyDeps, type ApplyEvent } from '../apply.js';
 import type { Observation, Plan, PlanOptions } from '../types.js';
@@ -21,9 +19,8 @@ import type { CommandLine } from '../../lib/command-line.js';
 // what is left. Everything is decided from what was just read (level-based):
 // the key only narrows which robots the run may touch.
 
-export interface AgentDrivers {
-  hub: HubClient;
-  daemon: (robot: RobotSpec) => DaemonClient;
+/** The drivers observe needs (hub, daemon clients by address, mDNS), and whether to list webhooks. */
+export interface AgentDrivers extends ObserveDeps {
   /** False when neither the file nor the state has a webhook and there is no token. */
   listWebhooks: boolean;
   /** The notify webhook's sender (robot.yaml notify.webhook); absent: no POSTs. */
@@ -123,7 +120,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
   runLog.addNotDone(applied.report);
   state = applied.state;
   seen({ observation, remaining: null, state });
-  observation = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, ...withCommand(ctx) });
+  observation = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, daemonStatus: true, ...withCommand(ctx) });
   const remaining = plan(ctx.config, observation, state, withCommand(ctx));
   return { result: verdict(remaining, runLog.failed), observation, remaining, state };
 }
@@ -135,7 +132,7 @@ function withCommand(ctx: RunContext): { command?: CommandLine } {
 
 function verdict(remaining: Plan, failed: boolean): RunResult {
   if (failed) return 'failed';
-  const blind = remaining.hubError !== null || remaining.unreachable.length > 0;
+  const blind = remaining.hubError !== null || remaining.unreachable.length > 0 || remaining.refused.length > 0;
   return remaining.actions.length > 0 || remaining.heldBack.length > 0 || blind ? 'drift' : 'converged';
 }
 
@@ -151,11 +148,15 @@ export function robotsWithApp(config: Config, app: string): string[] {
   return Object.values(config.robots).filter((r) => r.apps.includes(app)).map((r) => r.name);
 }
 
+// The agent reads each daemon's status and startup app too (2 calls per robot
+// more than a drift check needs): the fleet page shows every robot's daemon
+// version, name, hardware id and startup app.
+
 /** Observe; when a delivery announced a Space revision the hub does not show yet, look again briefly. */
 async function observeExpecting(ctx: RunContext, expect: ExpectedSha[]): Promise<Observation> {
   const deadline = Date.now() + (ctx.expectTimeoutMs ?? 3000);
   for (;;) {
-    const obs = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, ...withCommand(ctx) });
+    const obs = await observe(ctx.config, ctx.drivers, undefined, { listWebhooks: ctx.drivers.listWebhooks, daemonStatus: true, ...withCommand(ctx) });
     const behind = expect.filter((e) => e.spaceId in obs.spaces && obs.spaces[e.spaceId]?.sha !== e.sha);
     if (behind.length === 0 || Date.now() > deadline || ctx.stop.aborted) return obs;
     await new Promise((r) => setTimeout(r, 200));

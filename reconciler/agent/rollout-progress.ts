@@ -13,7 +13,7 @@ import { failureLimit, waves } from '../execute/fleet.js';
 
 export type RolloutRobotState = 'pending' | 'running' | 'ok' | 'failed' | 'rolled_back' | 'skipped';
 
-export type RolloutPhase = 'installing' | 'reinstalling' | 'removing' | 'stopping' | 'starting' | 'checking_health' | 'rolling_back';
+export type RolloutPhase = 'updating_daemon' | 'renaming' | 'installing' | 'reinstalling' | 'removing' | 'stopping' | 'starting' | 'checking_health' | 'rolling_back';
 
 export interface RolloutRobot {
   name: string;
@@ -42,10 +42,11 @@ export interface RolloutStatus {
 }
 
 const FINISHED: Record<UnitStatus, RolloutRobotState> = {
-  converged: 'ok', already_converged: 'ok', failed: 'failed', rolled_back: 'rolled_back', unreachable: 'failed', skipped: 'skipped',
+  converged: 'ok', already_converged: 'ok', failed: 'failed', rolled_back: 'rolled_back', unreachable: 'failed', refused: 'skipped', skipped: 'skipped',
 };
 
 const PHASE: Record<Action['type'], RolloutPhase | null> = {
+  update_daemon: 'updating_daemon', rename_robot: 'renaming',
   install: 'installing', update_app: 'reinstalling', adopt_app: null, remove: 'removing', stop: 'stopping', start: 'starting', startup_app: null,
   create: null, adopt: null, update: null, enable: null, disable: null, delete: null,
 };

@@ -1,5 +1,5 @@
 import type { ActionResult } from './status-types.js';
-import type { Action, Plan } from '../types.js';
+import { isAppAction, robotActionText, type Action, type Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { ApplyReport } from '../report.js';
 import { StillRunning, elapsedText, type Ticker } from '../../lib/still-running.js';
@@ -99,8 +99,7 @@ export class RunLog {
 }
 
 export function label(a: Action): string {
-  if (a.type === 'startup_app') return `startup_app ${a.app ?? 'null'} on ${a.robot}`;
-  return 'robot' in a ? `${a.type} ${appWithRevisions(a)} on ${a.robot}` : `${a.type} ${a.address}`;
+  return 'robot' in a ? `${isAppAction(a) ? `${a.type} ${appWithRevisions(a)}` : robotActionText(a)} on ${a.robot}` : `${a.type} ${a.address}`;
 }
 
 function result(a: Action, outcome: ActionResult['outcome'], error: string | null, ms: number): ActionResult {

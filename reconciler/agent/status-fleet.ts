@@ -1,10 +1,11 @@
 import type { Config, RobotSpec } from '../../schema/types.js';
 import type { AppRecord, StateFile } from '../../state/types.js';
-import type { Action, Observation, Plan } from '../types.js';
+import { isAppAction, robotActionText, type Action, type Observation, type Plan } from '../types.js';
 import { shortSha } from '../plan-held.js';
 import type { AppStatus } from '../../lib/wire/daemon.js';
 import { crashReason, logTail } from '../../lib/robot-reasons.js';
 import { daemonNameOf } from '../entry-points.js';
+import { robotAddress } from '../robot-address.js';
 import {
   STATUS_FORMAT_VERSION,
   type FleetStatus, type HubStatus, type RobotStatus, type RunSummary, type WebhookStatus,
@@ -43,27 +44,40 @@ function pending(input: FleetInput, prefix: string): Action[] {
 function robotStatus(robot: RobotSpec, input: FleetInput): RobotStatus {
   const owned = input.state?.robots[robot.name]?.apps ?? {};
   const active = robot.active === null ? null : daemonNameOf(robot.active, input.observation?.entryPoints?.[robot.active], owned[robot.active]);
-  const base = { name: robot.name, url: robot.url, dashboard: `${robot.url}/`, active };
-  const away = { reachable: false, daemon: null, installed: [], revisions: {}, running: null, app_state: null, converged: false, drift: [] };
+  const url = robotAddress(robot, input.observation?.located)?.url ?? null;
+  const base = {
+    name: robot.name, url, located: robot.url === null && url !== null, dashboard: url === null ? null : `${url}/`, active,
+    declared_daemon_version: robot.daemonVersion ?? null,
+  };
+  const unknown = { daemon_version: null, daemon_update_to: null, robot_name: null, hardware_id: null };
+  const away = { reachable: false, daemon: null, ...unknown, installed: [], revisions: {}, running: null, app_state: null, converged: false, drift: [] };
   const obs = input.observation?.robots[robot.name];
   if (!obs) return { ...base, ...away, error: 'not observed yet' };
   if (!obs.reachable) return { ...base, ...away, error: obs.error };
+  const refused = input.remaining?.refused.find((r) => r.robot === robot.name)?.reason;
+  const todo = pending(input, `robots.${robot.name}`);
+  const update = todo.find((a) => a.type === 'update_daemon');
   const drift = [
-    ...pending(input, `robots.${robot.name}`).map((a) => (a.type === 'startup_app' ? `startup_app ${a.app ?? 'null'}: ${a.reason}` : 'robot' in a ? `app ${a.app}: ${a.reason}` : `${a.type}: ${a.reason}`)),
+    ...todo.map((a) => (a.type === 'startup_app' ? `startup_app ${a.app ?? 'null'}: ${a.reason}` : 'robot' in a && isAppAction(a) ? `app ${a.app}: ${a.reason}` : 'robot' in a ? `${robotActionText(a)}: ${a.reason}` : `${a.type}: ${a.reason}`)),
     ...heldOn(robot.name, input.remaining),
   ];
   return {
     ...base,
     reachable: true,
-    error: failureOn(robot.name, input.lastRun),
+    error: refused === undefined ? failureOn(robot.name, input.lastRun) : `refused: ${refused}`,
     daemon: obs.daemon?.state ?? null,
+    daemon_version: typeof obs.daemon?.version === 'string' ? obs.daemon.version : null,
+    daemon_update_to: update?.type === 'update_daemon' ? update.to : null,
+    robot_name: obs.daemon?.robot_name ?? null,
+    hardware_id: obs.daemon?.hardware_id ?? null,
+    startup_app: obs.startupApp ?? null,
     installed: obs.installed.map((a) => a.name).sort(),
     revisions: Object.fromEntries(obs.installed.map((a) => [a.name, revisionOf(a, recordedUnder(owned, a.name)?.sha)])),
     running: obs.current?.info.name ?? null,
     app_state: obs.current?.state ?? null,
     ...crashOf(obs.current),
     ...(obs.startupApp !== undefined ? { startup_app: obs.startupApp } : {}),
-    converged: drift.length === 0 && input.remaining !== null,
+    converged: drift.length === 0 && refused === undefined && input.remaining !== null,
     drift,
   };
 }

@@ -45,15 +45,27 @@ export interface HubStatus {
 export interface RobotStatus {
   /** Key under `robots:` in robot.yaml. */
   name: string;
-  /** Daemon base URL. */
-  url: string;
-  /** URL of the robot's own dashboard (the daemon's `GET /`). */
-  dashboard: string;
+  /** Daemon base URL: robot.yaml's, or where mDNS found a robot declared by hardware_id alone; null when not found. */
+  url: string | null;
+  /** True when `url` is where mDNS found the robot by its hardware id. */
+  located: boolean;
+  /** URL of the robot's own dashboard (the daemon's `GET /`); null without a url. */
+  dashboard: string | null;
   reachable: boolean;
   /** Why the robot could not be observed or converged; null when fine. */
   error: string | null;
   /** The daemon's own state (e.g. `running`); null when unreachable. */
   daemon: string | null;
+  /** The daemon's version (reachy_mini release), as it says it; null when unknown. */
+  daemon_version: string | null;
+  /** The version robot.yaml declares for it (a release or `latest`); null when it declares none. */
+  declared_daemon_version: string | null;
+  /** The release apply would update it to (`latest` resolved) while its daemon is not as declared; null otherwise. */
+  daemon_update_to: string | null;
+  /** The robot's display name, as the daemon says it. */
+  robot_name: string | null;
+  /** The robot's hardware id, as the daemon says it (null: none, or unknown). */
+  hardware_id: string | null;
   /** Names of the apps installed on the robot (observed), sorted. */
   installed: string[];
   /** Installed revision (Space commit sha) per installed app, from the state, else the daemon; null when unknown (a path app). */

@@ -7,6 +7,7 @@ import { runUnit, type UnitEffects } from './run-unit.js';
 import { mapBounded } from '../../lib/map-bounded.js';
 import { rollbackPlan, type RobotBefore } from './rollback.js';
 import { rolledBack } from './rollback-report.js';
+import { shortReason } from './errors.js';
 
 // The fleet rollout: the hub's actors (a few lanes, hub-lanes.ts) run beside
 // the robots; robots go in waves: the canary wave (the first `canary` robots
@@ -32,6 +33,8 @@ export interface FleetOptions {
   hard?: AbortSignal;
   reasons?: Reasons;
   onEvent?: (e: UnitEmitted | FleetEvent) => void;
+  /** Before a robot's first action: why it must not be touched (not the robot robot.yaml names), or null. */
+  admit?: (robot: string, signal: AbortSignal) => Promise<string | null>;
 }
 
 export interface RollbackEffects {
@@ -105,6 +108,12 @@ async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: Uni
     opts.onEvent?.({ type: 'rollout.wave', wave: i + 1, robots: wave });
     const ran = await mapBounded(wave, Math.max(1, opts.parallelism), async (name) => {
       const actions = byRobot.get(name) ?? [];
+      const turnedAway = await admitted(name, actions, opts);
+      if (turnedAway !== null) {
+        if (turnedAway.status === 'failed') failures += 1;
+        // Nothing was done on it: nothing to roll back.
+        return { name, out: { unit: name, status: 'stopped' as const, completed: [], failed: [], notDone: actions }, report: turnedAway, before: null };
+      }
       const before = opts.rollback ? await opts.rollback.capture(name, opts.stop).catch(() => null) : null;
       const out = await runUnit(unitInput(name, actions, false), opts.effects, runOpts(opts));
       const report = fromOutput(name, out, opts.stop.aborted);
@@ -118,6 +127,19 @@ async function runRobots(plan: Plan, opts: FleetOptions): Promise<{ reports: Uni
     });
   }
   return { reports: opts.robots.map((r) => reports.get(r) as UnitReport), halt, waves: order };
+}
+
+/** The report of a robot the admission check turned away (refused) or could not ask (failed); null to go on. */
+async function admitted(name: string, actions: Action[], opts: FleetOptions): Promise<UnitReport | null> {
+  if (!opts.admit) return null;
+  try {
+    const refusal = await opts.admit(name, opts.hard ?? new AbortController().signal);
+    return refusal === null ? null : idleReport(name, 'refused', refusal, actions);
+  } catch (err) {
+    // The robot could not say who it is: its first action fails, nothing is done on it.
+    const error = `hardware id check: ${shortReason(err)}`;
+    return { name, status: 'failed', reason: error, planned: actions.length, done: 0, failed: [{ action: actions[0] as Action, error }], notDone: actions.slice(1) };
+  }
 }
 
 /** One robot of a failed wave back to what it ran before; its report says what was and was not put back. */

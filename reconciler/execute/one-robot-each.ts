@@ -1,6 +1,7 @@
-import type { Config, RobotSpec } from '../../schema/types.js';
+import type { Config } from '../../schema/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
-import type { Plan } from '../types.js';
+import type { Plan, RobotAddress } from '../types.js';
+import { robotAddress } from '../robot-address.js';
 import { UserError } from '../../lib/errors.js';
 import { mapBounded } from '../../lib/map-bounded.js';
 
@@ -12,9 +13,11 @@ import { mapBounded } from '../../lib/map-bounded.js';
 // refuse the apply, nothing sent. A robot that does not answer it (no robot
 // attached: null; an older daemon: an error) is not compared.
 
-export async function refuseOneRobotTwice(plan: Plan, config: Config, daemon: (r: RobotSpec) => DaemonClient, signal: AbortSignal): Promise<void> {
+export async function refuseOneRobotTwice(plan: Plan, config: Config, daemon: (r: RobotAddress) => DaemonClient, signal: AbortSignal): Promise<void> {
   if (!plan.actions.some((a) => 'robot' in a)) return;
-  const robots = Object.values(config.robots).filter((r) => !plan.unreachable.includes(r.name));
+  // A robot declared by hardware_id alone is asked where mDNS found it (Plan.located).
+  const robots = Object.values(config.robots).filter((r) => !plan.unreachable.includes(r.name))
+    .map((r) => robotAddress(r, plan.located)).filter((r): r is RobotAddress => r !== null);
   if (robots.length < 2) return;
   const ids = await mapBounded(robots, 16, async (r) => daemon(r).hardwareId(signal).catch(() => null));
   const seen = new Map<string, string>();

@@ -1,9 +1,11 @@
-import type { Config, RobotSpec } from '../../schema/types.js';
+import type { Config } from '../../schema/types.js';
 import { WEBHOOK_DOMAINS } from '../../lib/wire/hub.js';
 import type { HubClient, WebhookInput } from '../../drivers/hub/types.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { ActionResult } from '../../state/types.js';
-import { daemonName, type Action, type InstallAction, type RobotAction, type UpdateAppAction, type WebhookAction } from '../types.js';
+import { daemonName, type Action, type InstallAction, type RobotAction, type RobotAddress, type UpdateAppAction, type WebhookAction } from '../types.js';
+import { robotAddress } from '../robot-address.js';
+import { renameRobot, updateDaemon } from './daemon-update.js';
 import { TerminalError, isDaemonCode, isHubNotFound } from './errors.js';
 import { startAndSettle } from './start.js';
 import type { GateProgress } from './health-gate.js';
@@ -16,11 +18,15 @@ import type { GateProgress } from './health-gate.js';
 export interface PerformContext {
   config: Config;
   hub: HubClient | null;
-  daemon: (robot: RobotSpec) => DaemonClient;
+  daemon: (robot: RobotAddress) => DaemonClient;
+  /** Where mDNS found the robots declared by hardware_id alone (Plan.located). */
+  located: Record<string, string>;
   /** The health gate: how long a started app must run, healthy, for its start to count (ms). */
   healthyForMs: number;
   /** Told as a started app's health gate runs (the fleet page's "checking health (4 s of 10)"). */
   onGate?: (robot: string, p: GateProgress) => void;
+  /** Each line an action's job logs as it runs (a daemon update's). */
+  onLog?: (action: Action, line: string) => void;
 }
 
 export interface Performed {
@@ -86,14 +92,23 @@ function webhookInput(spec: Config['webhooks'][string]): WebhookInput {
   return input;
 }
 
+/** The daemon client of a robot of the plan. */
+export function robotDaemon(ctx: Pick<PerformContext, 'config' | 'daemon' | 'located'>, name: string): DaemonClient {
+  const robot = ctx.config.robots[name];
+  if (!robot) throw new TerminalError(`robot ${name} is not in robot.yaml any more: make a new plan`);
+  const at = robotAddress(robot, ctx.located);
+  if (!at) throw new TerminalError(`robot ${name} has no url and was not found over mDNS: make a new plan`);
+  return ctx.daemon(at);
+}
+
 async function performRobot(action: RobotAction, ctx: PerformContext, signal: AbortSignal): Promise<Performed> {
-  const robot = ctx.config.robots[action.robot];
-  if (!robot) throw new TerminalError(`robot ${action.robot} is not in robot.yaml any more: make a new plan`);
-  const daemon = ctx.daemon(robot);
+  const daemon = robotDaemon(ctx, action.robot);
   if (action.type === 'startup_app') {
     await daemon.setStartupApp(action.name, signal);
     return { result: {}, detail: '' };
   }
+  if (action.type === 'update_daemon') return updateDaemon(daemon, action, { timeoutMs: ctx.config.daemon.updateTimeoutMs, signal, onLog: (line) => ctx.onLog?.(action, line) });
+  if (action.type === 'rename_robot') return renameRobot(daemon, action, signal);
   const name = daemonName(action);
   switch (action.type) {
     case 'install':

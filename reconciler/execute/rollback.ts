@@ -73,7 +73,7 @@ function restoreOf(u: UpdateAppAction, installsRevision: boolean): AppInfo | nul
 }
 
 function firstApp(actions: Action[]): string | null {
-  for (const a of actions) if ('robot' in a) return a.app;
+  for (const a of actions) if ('app' in a) return a.app;
   return null;
 }
 

@@ -12,8 +12,9 @@ export const robotUrls = { desk: 'http://127.0.0.1:18001', 'lab-1': 'http://127.
 function robot(name: keyof typeof robotUrls, over: Partial<RobotStatus> = {}): RobotStatus {
   const url = robotUrls[name];
   return {
-    name, url, dashboard: `${url}/`, reachable: true, error: null,
-    daemon: 'running', installed: ['dev_app', 'hello_app'], revisions: { hello_app: HELLO_SHA, dev_app: null },
+    name, url, located: false, dashboard: `${url}/`, reachable: true, error: null,
+    daemon: 'running', daemon_version: '1.10.0', declared_daemon_version: null, daemon_update_to: null,
+    robot_name: name, hardware_id: `${name === 'desk' ? 'a1' : 'b2'}c4e5f60718293a`, startup_app: null, installed: ['dev_app', 'hello_app'], revisions: { hello_app: HELLO_SHA, dev_app: null },
     active: 'hello_app', running: 'hello_app', app_state: 'running',
     converged: true, drift: [], ...over,
   };

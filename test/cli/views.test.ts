@@ -38,9 +38,13 @@ t.test('status: converged webhook, converged robot, drifted robot, unreachable r
     '  1 other webhook(s) on the account are not managed by this file',
     '',
     'Robots:',
-    '  NAME  URL                    REACHABLE                               DAEMON   RUNNING              INSTALLED  AT BOOT  CONVERGED',
-    '  desk  http://127.0.0.1:8000  yes                                     running  hello_app (running)  hello_app  -        yes',
-    '  lab   http://127.0.0.1:8001  no connect ECONNREFUSED 127.0.0.1:8001  -        -                    -          -        -',
+    '  NAME  URL                    REACHABLE                               DAEMON   RUNNING              AT BOOT  CONVERGED',
+    '  desk  http://127.0.0.1:8000  yes                                     running  hello_app (running)  -        yes',
+    '  lab   http://127.0.0.1:8001  no connect ECONNREFUSED 127.0.0.1:8001  -        -                    -        -',
+    '',
+    '  NAME  ROBOT NAME   HARDWARE ID  INSTALLED',
+    '  desk  reachy_mini  -            hello_app',
+    '  lab   -            -            -',
     '',
   ].join('\n'));
   t.notMatch(text, SECRET);

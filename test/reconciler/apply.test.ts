@@ -7,6 +7,7 @@ import { createHubClient } from '../../drivers/hub/client.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
+import type { RobotAddress } from '../../reconciler/types.js';
 import { observe } from '../../reconciler/observe.js';
 import { plan } from '../../reconciler/plan.js';
 import { apply, type ApplyEvent } from '../../reconciler/apply.js';
@@ -28,7 +29,7 @@ t.test('apply through the drivers', async (t) => {
   const daemon = await startDaemon({ appsDir: join(dir, 'robot'), sim: true, port: 0, stopTimeoutMs: 3000 });
   const hubClient = createHubClient({ endpoint: hub.url, token: USER.token });
   const clients = new Map<string, DaemonClient>();
-  const daemonFor = (r: RobotSpec): DaemonClient => {
+  const daemonFor = (r: RobotAddress): DaemonClient => {
     const c = clients.get(r.url) ?? createDaemonClient({ baseUrl: r.url, timeoutMs: 5000, maxRetries: 1, retryBaseMs: 5 });
     clients.set(r.url, c);
     return c;
@@ -93,7 +94,7 @@ t.test('apply through the drivers', async (t) => {
     const { p, result } = await run(withRobot('other_app'));
     t.same(p.actions.map((a) => a.type), ['stop', 'start']);
     t.equal(result.report.robots[0]?.status, 'converged');
-    const current = await daemonFor({ name: 'desk', url: daemon.url, apps: [], active: null }).currentAppStatus();
+    const current = await daemonFor({ name: 'desk', url: daemon.url }).currentAppStatus();
     t.equal(current?.info.name, 'other_app');
   });
 

@@ -15,7 +15,8 @@ import { app, config, pathApp } from './plan-fixtures.js';
 
 // Issue 16 "Fleet": a drift check reads 2 routes per robot (installed apps,
 // current app); the daemon status is read only when a `path:` app may have
-// to be installed or the status table asks. All robot clients share one
+// to be installed, robot.yaml declares the robot's identity or daemon version,
+// or the status table asks (with the startup app). All robot clients share one
 // bounded RobotPool, so open connections follow parallelism, not fleet size.
 
 const noHub = {} as HubClient; // robots-only configs: observe never calls the hub
@@ -43,6 +44,12 @@ t.test('a drift check costs 2 daemon calls per robot; 3 only when the daemon sta
   const withStartup = config({ apps: [app('hello_app', { spaceId: null })], active: 'hello_app', robots: [{ name: 'desk' }] });
   for (const r of Object.values(withStartup.robots)) r.startupApp = 'hello_app';
   t.same(await calls(withStartup), ['/api/apps/current-app-status', '/api/apps/list-available/installed', '/api/apps/startup-app'], 'a third call only where robot.yaml manages the startup app');
+  const itself = config({ apps: [app('hello_app', { spaceId: null })], robots: [{ name: 'desk', hardwareId: null, robotName: 'desk' }] });
+  t.same(await calls(itself), ['/api/apps/current-app-status', '/api/apps/list-available/installed', '/api/daemon/status'],
+    'a declared hardware id or name: the status says both (and the release), in one call');
+  const latest = config({ apps: [app('hello_app', { spaceId: null })], robots: [{ name: 'desk', daemonVersion: 'latest' }] });
+  t.same(await calls(latest), ['/api/apps/current-app-status', '/api/apps/list-available/installed', '/api/daemon/status', '/api/update/available?pre_release=false'],
+    '`latest` asks the daemon which release is the newest');
 });
 
 /** Plain servers standing for robots: the pool is about sockets, not routes. */

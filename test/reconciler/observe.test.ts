@@ -5,7 +5,7 @@ import { startDaemon } from '../../runtime/daemon/server.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
-import type { RobotSpec } from '../../schema/types.js';
+import type { RobotAddress } from '../../reconciler/types.js';
 import { observe } from '../../reconciler/observe.js';
 import { app, config, pathApp, webhook } from './plan-fixtures.js';
 import { freePort as closedPort } from '../helpers/ports.js';
@@ -40,7 +40,7 @@ t.test('observes the hub once, each Space once, every robot concurrently', async
   const urls: Record<string, string> = { r1: d1.url, r2: d2.url, gone: `http://127.0.0.1:${await closedPort()}` };
   for (const r of Object.values(cfg.robots)) r.url = urls[r.name] as string;
   hub.resetStats();
-  const daemon = (r: RobotSpec): DaemonClient => {
+  const daemon = (r: RobotAddress): DaemonClient => {
     const c = daemons.get(r.name) ?? createDaemonClient({ baseUrl: r.url, timeoutMs: 2000 });
     daemons.set(r.name, c);
     return c;

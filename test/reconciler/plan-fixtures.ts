@@ -1,7 +1,7 @@
 // Inline builders for planner tests: Configs, observations and states
 // described in a few words. Robots resolve their overrides the way the loader
 // does (fleet apps and active unless the robot says otherwise).
-import type { AppSpec, Config, WebhookSpec } from '../../schema/types.js';
+import type { AppSpec, Config, RobotSpec, WebhookSpec } from '../../schema/types.js';
 import type { HubWebhook } from '../../drivers/hub/types.js';
 import type { AppInfo, AppState } from '../../lib/wire/daemon.js';
 import type { Observation, RobotObservation } from '../../reconciler/types.js';
@@ -35,16 +35,23 @@ export interface RobotInput {
   name: string;
   apps?: string[];
   active?: string | null;
+  url?: string | null;
+  hardwareId?: string | null;
+  robotName?: string;
+  daemonVersion?: string;
 }
 
 export function config(input: { webhooks?: WebhookSpec[]; apps?: AppSpec[]; active?: string | null; robots?: RobotInput[] } = {}): Config {
   const apps = Object.fromEntries((input.apps ?? []).map((a) => [a.name, a]));
   const active = input.active ?? null;
-  const robots = Object.fromEntries((input.robots ?? []).map((r, i) => [r.name, {
+  const robots = Object.fromEntries((input.robots ?? []).map((r, i): [string, RobotSpec] => [r.name, {
     name: r.name,
-    url: `http://127.0.0.1:${8000 + i}`,
+    url: r.url === undefined ? `http://127.0.0.1:${8000 + i}` : r.url,
     apps: r.apps ?? Object.keys(apps),
     active: r.active === undefined ? active : r.active,
+    ...(r.hardwareId === undefined ? {} : { hardwareId: r.hardwareId }),
+    ...(r.robotName === undefined ? {} : { robotName: r.robotName }),
+    ...(r.daemonVersion === undefined ? {} : { daemonVersion: r.daemonVersion }),
   }]));
   return {
     version: 1,
@@ -54,6 +61,7 @@ export function config(input: { webhooks?: WebhookSpec[]; apps?: AppSpec[]; acti
     apps,
     active,
     robots,
+    daemon: { version: null, updateTimeoutMs: 600_000 },
     rollout: { parallelism: 10, canary: 1, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 1500, onFailure: 'rollback' },
     notify: null,
     receiver: null,

@@ -41,13 +41,21 @@ const specFields = fc.record({
 const desiredArb: fc.Arbitrary<Config> = fc.record({
   hooks: fc.dictionary(fc.constantFrom(...HOOK_NAMES), specFields, { maxKeys: 4 }),
   apps: fc.subarray(APPS),
-  robots: fc.uniqueArray(fc.record({ name: fc.constantFrom(...ROBOTS), pick: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), active: fc.nat(5) }), { selector: (r) => r.name, maxLength: 3 }),
+  robots: fc.uniqueArray(fc.record({
+    name: fc.constantFrom(...ROBOTS), pick: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), active: fc.nat(5),
+    // The robot itself (issue 31): which physical robot, its daemon release, its name.
+    hardwareId: fc.constantFrom(undefined, 'hw-1', null), daemonVersion: fc.constantFrom(undefined, '1.9.0', '1.10.0', 'latest'), robotName: fc.constantFrom(undefined, 'desk', 'reachy_mini'),
+  }), { selector: (r) => r.name, maxLength: 3 }),
 }).map(({ hooks, apps, robots }) => {
   const webhooks: WebhookSpec[] = Object.entries(hooks).map(([name, f]) => ({ name, ...f.target, watched: f.watched, domains: f.domains, secret: f.secret, enabled: f.enabled }));
   const c = config({ webhooks, apps });
   for (const r of robots) {
     const mine = apps.filter((_, i) => r.pick[i]).map((a) => a.name);
-    c.robots[r.name] = { name: r.name, url: 'http://127.0.0.1:1', apps: mine, active: mine[r.active] ?? null };
+    c.robots[r.name] = {
+      name: r.name, url: 'http://127.0.0.1:1', apps: mine, active: mine[r.active] ?? null,
+      ...(r.daemonVersion === undefined ? {} : { daemonVersion: r.daemonVersion }),
+      ...(r.hardwareId === undefined ? {} : { hardwareId: r.hardwareId }), ...(r.robotName === undefined ? {} : { robotName: r.robotName }),
+    };
   }
   return c;
 });
@@ -75,10 +83,15 @@ const robotArb: fc.Arbitrary<RobotObservation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({
     installed: fc.tuple(...[...APPS, app('toy')].map((a) => fc.option(appInfoArb(a), { nil: undefined }))),
     current: fc.option(fc.record({ which: fc.nat(4), state: fc.constantFrom(...STATES) }), { nil: null }),
-  }).map(({ installed, current }) => {
+    version: fc.constantFrom('1.9.0', '1.10.0.dev0', '1.11.0rc1', null), name: fc.constantFrom('reachy_mini', 'desk'),
+    hardwareId: fc.constantFrom('hw-1', 'hw-2', null), latest: fc.constantFrom(undefined, '1.10.0', null),
+  }).map(({ installed, current, version, name, hardwareId, latest }) => {
     const list = installed.filter((x): x is AppInfo => x !== undefined);
     const info = current ? list[current.which] ?? { name: 'toy', source_kind: 'installed' as const, description: '', url: null, extra: {} } : null;
-    return { reachable: true as const, daemon: { robot_name: 'reachy_mini', state: 'running' as const, robotctl_simulator: true }, installed: list, current: info && current ? { info, state: current.state, error: null } : null };
+    return {
+      reachable: true as const, daemon: { robot_name: name, state: 'running' as const, version, hardware_id: hardwareId, robotctl_simulator: true },
+      installed: list, current: info && current ? { info, state: current.state, error: null } : null, ...(latest === undefined ? {} : { latestDaemon: latest }),
+    };
   }) },
 );
 

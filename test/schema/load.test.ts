@@ -70,7 +70,7 @@ t.test('loadConfig keeps the label as typed and resolves paths against the file 
   t.equal(r.config.apps.abs?.path, '/opt/app');
   writeFileSync(join(dir, 'sub', 'robot.yaml'), 'version: 1\nfoo: 1\n');
   t.strictSame(loadConfig(join('sub', 'robot.yaml'), {}, { cwd: dir }).diagnostics.map(formatDiagnostic), [
-    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, rollout, notify, receiver, state`,
+    `${join('sub', 'robot.yaml')}:2:1: foo: unknown key 'foo'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, daemon, rollout, notify, receiver, state`,
   ]);
 });
 
@@ -80,6 +80,7 @@ t.test('defaults for a minimal file', async (t) => {
     { ...c, file: undefined },
     {
       version: 1, file: undefined, hub: { endpoint: 'https://huggingface.co' }, webhooks: {}, apps: {}, active: null, robots: {},
+      daemon: { version: null, updateTimeoutMs: 600_000 },
       rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' }, notify: null, receiver: null, stateBlock: null,
     },
   );
@@ -149,7 +150,7 @@ t.test('YAML anchors and aliases resolve; positions still point into the file', 
   const c = config('version: 1\napps:\n  a: &app { path: ./a }\nrobots:\n  r1: { url: http://h:1, apps: [a] }\n  r2: { url: http://h:2, apps: [a] }\n');
   t.strictSame(c.robots.r2?.apps, ['a']);
   const r = load('version: 1\nx: &u http://h\nrobots:\n  r1: { url: *u }\n');
-  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, rollout, notify, receiver, state"]);
+  t.strictSame(r.diagnostics.map(formatDiagnostic), ["robot.yaml:2:1: x: unknown key 'x'; expected one of: version, hub, webhooks, apps, active, startup_app, robots, daemon, rollout, notify, receiver, state"]);
 });
 
 t.test('min_ready, healthy_for\'s old name, loads with a warning that names its line', async (t) => {
