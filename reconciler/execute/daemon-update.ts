@@ -1,4 +1,5 @@
 import type { DaemonClient } from '../../drivers/daemon/types.js';
+import { sameRelease } from '../../lib/release-version.js';
 import type { RenameRobotAction, UpdateDaemonAction } from '../types.js';
 import type { Performed } from './perform.js';
 
@@ -16,6 +17,11 @@ export interface DaemonUpdateOptions {
 }
 
 export async function updateDaemon(daemon: DaemonClient, action: UpdateDaemonAction, o: DaemonUpdateOptions): Promise<Performed> {
+  // Level-based: a daemon already on the release (another apply, a person, a re-run after a kill) is left as it is.
+  const now = await daemon.daemonStatus(o.signal);
+  if (now.state === 'running' && typeof now.version === 'string' && sameRelease(now.version, action.to)) {
+    return { result: {}, detail: `(already running ${now.version})` };
+  }
   const done = await daemon.updateDaemon(action.to, { timeoutMs: o.timeoutMs, signal: o.signal, ...(o.onLog ? { onLog: o.onLog } : {}) });
   return { result: {}, detail: `(running ${String(done.status.version ?? action.to)})` };
 }
