@@ -1,5 +1,5 @@
 import type { Config } from '../../schema/types.js';
-import type { Action, Plan } from '../types.js';
+import { robotActionText, type Action, type Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { UnitStatus } from '../report.js';
 import { failureLimit, waves } from '../execute/fleet.js';
@@ -8,7 +8,8 @@ import { failureLimit, waves } from '../execute/fleet.js';
 // something to do, wave by wave (the canary robots of the file first, then
 // `parallelism` at a time), each with its actions done of its total, what it
 // is doing now (`reinstalling`, `starting`, `checking health` with how far
-// its health gate got, `rolling back`), and the failed robots counted
+// its health gate got, `rolling back`; the action in words and the last
+// lines its job logged, for a daemon update), and the failed robots counted
 // against rollout.max_failures. Fed by the executor's events; no clock, no I/O.
 
 export type RolloutRobotState = 'pending' | 'running' | 'ok' | 'failed' | 'rolled_back' | 'skipped';
@@ -24,7 +25,14 @@ export interface RolloutRobot {
   phase: RolloutPhase | null;
   /** While its health gate runs: how long its app has run healthy, of how long it must. */
   health: { healthy_ms: number; healthy_for_ms: number } | null;
+  /** The action it runs now, in words (`update daemon 1.9.0 → 1.10.0`); absent when none. */
+  step?: string;
+  /** The last lines its job logged (a daemon update's), newest last; absent when none. */
+  log?: string[];
 }
+
+/** Lines of a job's log the page shows per robot. */
+export const LOG_TAIL_LINES = 4;
 
 export interface RolloutWave {
   name: 'canary' | 'rest';
@@ -87,6 +95,7 @@ export class RolloutProgress {
         const r = this.robots.get(e.report.name);
         if (!r) return;
         Object.assign(r, { state: FINISHED[e.report.status], phase: null, health: null });
+        delete r.step;
         // A robot rolled back only because its wave failed did not fail itself.
         if (r.state === 'failed' || (r.state === 'rolled_back' && e.report.failed.length > 0)) this.failures += 1;
         return;
@@ -106,8 +115,13 @@ export class RolloutProgress {
         if (!('robot' in e.action)) return;
         const r = this.robots.get(e.action.robot);
         if (!r || r.phase === 'rolling_back') return;
-        if (e.type === 'action.started') Object.assign(r, { state: 'running', phase: PHASE[e.action.type], health: null });
+        if (e.type === 'action.started') Object.assign(r, { state: 'running', phase: PHASE[e.action.type], health: null, step: robotActionText(e.action) });
         else r.done = Math.min(r.total, r.done + 1);
+        return;
+      }
+      case 'action.log': {
+        const r = 'robot' in e.action ? this.robots.get(e.action.robot) : undefined;
+        if (r) r.log = [...(r.log ?? []), e.line].slice(-LOG_TAIL_LINES);
         return;
       }
       default:

@@ -84,6 +84,21 @@ export function rolling(): AgentStatus {
   return s;
 }
 
+/** A daemon update rolling out (issue 31): desk (the canary) is on 1.10.0, lab-1 is updating, its job's last lines shown. */
+export function updatingDaemons(): AgentStatus {
+  const s = healed();
+  s.last_run = { trigger: 'file', started_at: at(-4000), finished_at: null, result: 'running', actions: [] };
+  s.robots[0] = robot('desk', { robot_name: 'Desk one', startup_app: 'hello_app', declared_daemon_version: '1.10.0' });
+  s.robots[1] = robot('lab-1', { daemon_version: '1.9.0', declared_daemon_version: '1.10.0', daemon_update_to: '1.10.0', converged: false, drift: ['update daemon 1.9.0 → 1.10.0: robot.yaml says 1.10.0'] });
+  s.rollout = { result: 'running', failures: 0, max_failures: 0, halted: false, waves: [
+    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2 }] },
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 0, total: 2, step: 'update daemon 1.9.0 → 1.10.0', log: [
+      '    Found existing installation: reachy-mini 1.9.0', 'Successfully installed reachy-mini-1.10.0', 'Updating apps_venv SDK...', 'Running: sudo systemctl restart reachy-mini-daemon',
+    ] }] },
+  ] };
+  return s;
+}
+
 /** robot.yaml was saved broken: the agent keeps the last good version, the fleet itself converged. */
 export function brokenFile(): AgentStatus {
   const s = healed();

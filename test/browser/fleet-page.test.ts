@@ -5,7 +5,7 @@ import { createReceiver } from '../../runtime/receiver/index.js';
 import { mountFleetPage } from '../../runtime/fleet-page/routes.js';
 import type { AgentStatus } from '../../reconciler/agent/status-types.js';
 import { collectProblems, contrastProblems, horizontalOverflow, LAPTOP, launchChromium, PHONE, screenshotDir, skipWithoutChromium } from './browser.js';
-import { brokenFile, drifted, healed, HELLO_SHA, robotUrls, rolling } from './fleet-fixtures.js';
+import { brokenFile, drifted, healed, HELLO_SHA, robotUrls, rolling, updatingDaemons } from './fleet-fixtures.js';
 import { startDaemon } from '../../runtime/daemon/server.js';
 
 // The fleet page served as the agent serves it (receiver + mountFleetPage),
@@ -98,6 +98,27 @@ t.test('fleet page shows a robot drift and then its heal', { skip: skipWithoutCh
   t.equal(await page.locator('li.robot-card[data-robot="desk"] .robot-state .pill').count(), 1, 'a robot done with its wave shows no phase');
   await page.screenshot({ path: join(shots, 'rollout-laptop.png'), fullPage: true });
   t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (rollout)');
+
+  // A daemon update rolling out like an app: wave, bar per robot, what it does and its log's tail; each card's daemon, name, id, startup app.
+  current = updatingDaemons();
+  await page.waitForFunction(() => document.querySelector('.bar-item[data-robot="lab-1"] .bar-step') !== null, undefined, { timeout: 10_000 });
+  t.equal(await page.locator('.bar-item[data-robot="lab-1"] .bar-step').textContent(), 'update daemon 1.9.0 → 1.10.0');
+  t.equal(await page.locator('.bar-item[data-robot="lab-1"] .log-tail').textContent(),
+    '    Found existing installation: reachy-mini 1.9.0\nSuccessfully installed reachy-mini-1.10.0\nUpdating apps_venv SDK...\nRunning: sudo systemctl restart reachy-mini-daemon');
+  t.equal(await page.locator('.bar-row[data-robot="lab-1"] .bar-count').textContent(), '0/2');
+  const labMeta = page.locator('.robot-card[data-robot="lab-1"] .robot-meta');
+  t.equal(await labMeta.locator('[data-field="daemon"]').textContent(), '1.9.0 → 1.10.0 (robot.yaml)', 'the declared release while they differ');
+  const deskMeta = page.locator('.robot-card[data-robot="desk"] .robot-meta');
+  t.equal(await deskMeta.locator('[data-field="daemon"]').textContent(), '1.10.0', 'only what runs once it is as declared');
+  t.equal(await deskMeta.locator('[data-field="robot-name"]').textContent(), 'Desk one');
+  t.equal(await deskMeta.locator('[data-field="hardware-id"]').textContent(), 'a1c4e5f60718293a');
+  t.equal(await deskMeta.locator('[data-field="startup-app"]').textContent(), 'hello_app');
+  t.equal(await labMeta.locator('[data-field="startup-app"]').textContent(), 'none');
+  await page.screenshot({ path: join(shots, 'daemon-update-laptop.png'), fullPage: true });
+  t.same(await contrastProblems(page), [], 'all text has WCAG AA contrast (daemon update)');
+  await page.setViewportSize(PHONE);
+  t.equal(await horizontalOverflow(page), 0, 'no horizontal scroll on a phone (daemon update)');
+  await page.setViewportSize(LAPTOP);
 
   // A broken robot.yaml: the header says so instead of a green "Converged".
   current = brokenFile();

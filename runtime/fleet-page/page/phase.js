@@ -1,9 +1,10 @@
 // What a robot is doing in the rollout in progress, for its card:
-// `reinstalling`, `starting`, `checking health (4 s of 10)`, `rolling back`
+// `updating daemon`, `reinstalling`, `starting`, `checking health (4 s of 10)`, `rolling back`
 // (from the status document's `rollout`, reconciler/agent/rollout-progress.ts).
 import { pill } from './dom.js';
 
 const WORDS = {
+  updating_daemon: 'updating daemon', renaming: 'renaming',
   installing: 'installing', reinstalling: 'reinstalling', removing: 'removing', stopping: 'stopping',
   starting: 'starting', rolling_back: 'rolling back',
 };

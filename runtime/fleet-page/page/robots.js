@@ -55,10 +55,11 @@ function newCard(r) {
   card.title = h('h3', {});
   card.state = h('div', { class: 'robot-state' });
   card.apps = h('ul', { class: 'apps' });
+  card.meta = h('dl', { class: 'robot-meta' });
   card.why = h('div', {});
   card.el = h('li', { class: 'robot-card', 'data-robot': r.name },
     h('div', { class: 'robot-head' }, card.title, card.state),
-    h('div', { class: 'robot-body' }, h('figure', { class: 'drawing' }, svg, h('figcaption', {}, card.live)), h('div', {}, card.apps, card.why)));
+    h('div', { class: 'robot-body' }, h('figure', { class: 'drawing' }, svg, h('figcaption', {}, card.live)), h('div', {}, card.meta, card.apps, card.why)));
   if (/^https?:\/\//i.test(r.url ?? '')) liveDrawing(card, r.url.replace(/\/+$/, ''));
   return card;
 }
@@ -81,10 +82,27 @@ function appItem(r, name) {
     running ? pill(r.app_state ?? 'unknown', STATE_PILL[r.app_state] ?? 'info') : null);
 }
 
+/** The daemon's release (and the one robot.yaml wants while they differ), the robot's name, hardware id and startup app. */
+function metaItems(r) {
+  const version = r.daemon_version ?? 'unknown';
+  const daemon = r.daemon_update_to
+    ? [h('span', { 'data-field': 'daemon-version' }, version), ' → ', h('span', { class: 'want', 'data-field': 'daemon-update-to' }, r.daemon_update_to), h('span', { class: 'muted' }, ' (robot.yaml)')]
+    : [h('span', { 'data-field': 'daemon-version' }, version)];
+  const row = (label, field, ...value) => [h('dt', {}, label), h('dd', { 'data-field': field }, ...value)];
+  return [
+    ...row('Daemon', 'daemon', ...daemon),
+    ...row('Name', 'robot-name', r.robot_name ?? '–'),
+    ...row('Hardware id', 'hardware-id', r.hardware_id ? h('code', {}, r.hardware_id) : '–'),
+    ...row('Startup app', 'startup-app', r.startup_app ?? 'none'),
+  ];
+}
+
 function fillCard(card, r, rollout) {
   card.el.dataset.converged = String(Boolean(r.converged));
   card.el.dataset.reachable = String(Boolean(r.reachable));
-  fill(card.title, robotLink(r), h('span', { class: 'url muted' }, r.url));
+  const where = r.url ? `${r.url}${r.located ? ' (found over mDNS)' : ''}` : 'not found over mDNS';
+  fill(card.title, robotLink(r), h('span', { class: 'url muted' }, where));
+  card.meta.replaceChildren(...(r.reachable ? metaItems(r) : []));
   fill(card.state, !r.reachable ? pill('unreachable', 'failed') : r.converged ? pill('converged', 'ok') : pill('drifted', 'drift'), ' ', phasePill(rollout, r.name));
   const names = [...new Set([...(r.installed ?? []), ...(r.active ? [r.active] : [])])];
   card.apps.replaceChildren(...(names.length ? names.map((n) => appItem(r, n)) : [h('li', { class: 'muted' }, 'no app installed')]));
