@@ -83,3 +83,18 @@ t.test('each robot says what it does: reinstalling, starting, checking health (4
   p.onEvent({ type: 'robot.finished', report: { ...report('desk', 'rolled_back'), failed: [failedStart] } });
   t.same([desk()?.state, desk()?.phase, p.snapshot().failures], ['rolled_back', null, 1]);
 });
+
+t.test('a daemon update: the robot\'s step and the last lines its job logged', async (t) => {
+  const update = { type: 'update_daemon' as const, robot: 'desk', address: 'robots.desk.daemon', from: '1.9.0', to: '1.10.0', reason: 'robot.yaml says 1.10.0' };
+  const p = new RolloutProgress({ actions: [update, start('desk')] }, config);
+  p.onEvent({ type: 'action.started', unit: 'desk', action: update });
+  for (const line of ['a', 'b', 'c', 'd', 'e']) p.onEvent({ type: 'action.log', unit: 'desk', action: update, line });
+  t.match(p.snapshot().waves[0]?.robots[0], { state: 'running', phase: 'updating_daemon', step: 'update daemon 1.9.0 → 1.10.0', log: ['b', 'c', 'd', 'e'] }, 'the last four lines');
+  p.onEvent({ type: 'action.done', unit: 'desk', action: update, ms: 900, performed: { result: {}, detail: '' } });
+  p.onEvent({ type: 'action.started', unit: 'desk', action: start('desk') });
+  t.equal(p.snapshot().waves[0]?.robots[0]?.step, 'start hello_app');
+  p.onEvent({ type: 'robot.finished', report: { ...report('desk', 'converged'), planned: 2, done: 2 } });
+  const done = p.snapshot().waves[0]?.robots[0];
+  t.notOk(done && 'step' in done, 'no step once it finished');
+  t.same(done?.log, ['b', 'c', 'd', 'e'], 'what it last logged stays');
+});
