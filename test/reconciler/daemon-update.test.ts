@@ -142,13 +142,13 @@ t.test('another hardware id refuses that robot only: at plan time, and before it
   t.same(await versions(f), ['1.10.0', '1.9.0', '1.10.0'], 'the refused robot was not touched; the others went on');
 
   // The plan was made for lab-2 at its address; then another robot answers there (a DHCP change).
-  const moved = fleetConfig(f, [{}, {}, { hardwareId: ids[2] as string, robotName: 'lab three' }]);
+  const moved = config({ robots: [{ name: 'lab-2', url: f.daemons[2]?.url as string, hardwareId: ids[2] as string, robotName: 'lab three' }] });
   const observed = await observe(moved, { hub: noHub, daemon: f.client }, undefined, { listWebhooks: false });
   const made = plan(moved, observed, newState());
   t.same(made.actions.map((a) => a.type), ['rename_robot']);
   (moved.robots['lab-2'] as { url: string }).url = f.daemons[1]?.url as string;
   const result = await apply(made, moved, { hub: null, daemon: f.client, state: newState() }, new AbortController().signal);
-  t.match(result.report.robots[2], { name: 'lab-2', status: 'refused', reason: `robot.yaml says hardware_id ${ids[2]}; the robot at ${f.daemons[1]?.url} answers ${ids[1]}` });
+  t.match(result.report.robots[0], { name: 'lab-2', status: 'refused', reason: `robot.yaml says hardware_id ${ids[2]}; the robot at ${f.daemons[1]?.url} answers ${ids[1]}` });
   t.equal(await f.at(1).robotName(), 'reachy_mini-1', 'the robot now at that address was not renamed');
   t.equal(await f.at(2).robotName(), 'lab two');
 });

@@ -6,6 +6,7 @@ import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import type { DaemonClient } from '../../drivers/daemon/types.js';
 import type { Config, RobotSpec } from '../../schema/types.js';
+import type { RobotAddress } from '../../reconciler/types.js';
 import { newState } from '../../state/file.js';
 import { observe } from '../../reconciler/observe.js';
 import { plan } from '../../reconciler/plan.js';
@@ -27,7 +28,7 @@ t.test('apply refuses two robots that report one hardware id, and sends nothing'
   const hub = await startHub({ users: [] });
   const hubClient = createHubClient({ endpoint: hub.url, token: null });
   const clients = new Map<string, DaemonClient>();
-  const daemon = (r: RobotSpec): DaemonClient => {
+  const daemon = (r: RobotAddress): DaemonClient => {
     const c = clients.get(r.url) ?? createDaemonClient({ baseUrl: r.url });
     clients.set(r.url, c);
     return c;
@@ -53,7 +54,7 @@ t.test('apply refuses two robots that report one hardware id, and sends nothing'
   const writes = () => one.stats().writes + twin.stats().writes;
   await t.rejects(run(fleet([one.url, twin.url])), { message: 'robots.r0 and robots.r1 report one hardware id (SAME-0001): they are one robot behind two URLs; keep one of them in robot.yaml (nothing was changed)' });
   t.equal(writes(), 0, 'nothing was sent to either');
-  t.same((await daemon({ url: one.url } as RobotSpec).listInstalled()).map((a) => a.name), [], 'nothing installed');
+  t.same((await daemon({ name: 'one', url: one.url }).listInstalled()).map((a) => a.name), [], 'nothing installed');
   const ok = await run(fleet([one.url, other.url]));
   t.same(ok.report.robots.map((r) => r.status), ['converged', 'converged'], 'two robots with their own ids apply as before');
 });
