@@ -3,6 +3,7 @@ import type { HubWebhook } from '../drivers/hub/types.js';
 import type { AppInfo } from '../lib/wire/daemon.js';
 import type { Observation, RobotObservation } from './types.js';
 import { canonicalJson, secretFingerprint, sha256, webhookSpecHash } from './hash.js';
+import { releaseNumber } from '../lib/release-version.js';
 
 // Fingerprints of the inputs a plan was made from. A saved plan is applied
 // only if a fresh observation has the same digest. Order-insensitive where
@@ -56,9 +57,14 @@ function appTuple(a: AppInfo): unknown[] {
 }
 
 function robotTuple(robot: RobotObservation | undefined): unknown {
-  // Errors and daemon chatter (uptime, versions) would make every plan stale.
+  // Errors and daemon chatter (uptime, state details) would make every plan stale.
   if (!robot?.reachable) return false;
   const installed = [...robot.installed].sort((x, y) => byText(x.name, y.name)).map(appTuple);
   const current = robot.current ? [robot.current.info.name, robot.current.state] : null;
-  return robot.startupApp === undefined ? [installed, current] : [installed, current, robot.startupApp];
+  const tuple: unknown[] = robot.startupApp === undefined ? [installed, current] : [installed, current, robot.startupApp];
+  if (!robot.daemon) return tuple;
+  // What the robot itself is steers the plan (identity, release number, name): a saved plan is stale once it changed.
+  const d = robot.daemon;
+  const release = typeof d.version === 'string' ? releaseNumber(d.version) ?? d.version : null;
+  return [...tuple, [d.hardware_id ?? null, d.robot_name ?? null, release, robot.latestDaemon ?? null]];
 }

@@ -4,6 +4,7 @@ import { simulateApply } from '../../reconciler/simulate.js';
 import { planToJson, parsePlan } from '../../reconciler/plan-file.js';
 import { renderPlan } from '../../cli/views/plan-view.js';
 import { renderDiff, diffJson } from '../../cli/views/diff-view.js';
+import { observationDigest } from '../../reconciler/digest.js';
 import type { RobotObservation } from '../../reconciler/types.js';
 import { app, config, installedOf, observation, state, type RobotInput } from './plan-fixtures.js';
 
@@ -107,4 +108,17 @@ t.test('a robot found by no one is unreachable; --target takes robots.NAME.daemo
   const p = plan(desired, observed, state(), { targets: ['robots.desk.daemon'] });
   t.same(p.unreachable, ['lab']);
   t.same(p.actions.map((a) => a.address), ['robots.desk.daemon']);
+});
+
+t.test('a saved plan is stale once the robot itself changed (identity, release, name), not for daemon chatter', async (t) => {
+  const desired = fleet([{ name: 'desk', daemonVersion: '1.10.0' }]);
+  const digest = (r: RobotObservation) => observationDigest(observation({ robots: { desk: r } }), desired, 'salt');
+  const base = digest(robot());
+  const chatty = robot();
+  if (chatty.reachable && chatty.daemon) chatty.daemon.uptime_s = 42;
+  t.equal(digest(chatty), base, 'chatter does not count');
+  t.not(digest(robot({ version: '1.10.0' })), base, 'another release');
+  t.equal(digest(robot({ version: '1.9.0.dev0' })), base, 'a dev build of the same release is the same');
+  t.not(digest(robot({ name: 'someone' })), base, 'another name');
+  t.not(digest(robot({ hardwareId: 'bbbb000011112222' })), base, 'another robot');
 });
