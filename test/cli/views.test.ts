@@ -105,3 +105,26 @@ t.test('diff: each drifted resource once, its actions together, whether or not t
   const expected = drifted.map((d) => `  ${d.address}: ${d.actions.map((x) => `${x.type} (${x.reason})`).join(', ')}`);
   t.same(renderDiff(p, false).split('\n').slice(1, 1 + drifted.length), expected);
 });
+
+t.test('status: each robot\'s daemon (and the declared release while they differ), name, hardware id, startup app; refused and mDNS-found robots', async (t) => {
+  const fleet = config({ apps: [hello], robots: [
+    { name: 'desk', daemonVersion: '1.10.0', hardwareId: 'aaaa000011112222' },
+    { name: 'lab', daemonVersion: 'latest', hardwareId: 'bbbb000011112222' },
+    { name: 'far', url: null, hardwareId: 'cccc000011112222' },
+  ] });
+  const obs = (version: string, id: string, extra: object = {}) => ({ ...robotObs([installedOf(hello, { installed_sha: 'f00dfeed12345' })]), daemon: { robot_name: 'reachy_mini', state: 'running' as const, version, hardware_id: id }, startupApp: 'hello_app', ...extra });
+  const observed = {
+    ...observation({ robots: { desk: obs('1.9.0', 'aaaa000011112222'), lab: obs('1.9.0', 'ffff000011112222', { latestDaemon: '1.10.0' }), far: obs('1.10.0', 'cccc000011112222') } }),
+    located: { far: 'http://10.0.0.9:8000' },
+  };
+  const doc = statusDoc(fleet, observed, state(), plan(fleet, observed, state()));
+  const text = renderStatus(doc, false);
+  t.match(text, /desk +http:\/\/127\.0\.0\.1:8000 +yes +running 1\.9\.0 \(robot\.yaml: 1\.10\.0\) +- +hello_app +no/);
+  t.match(text, /far +http:\/\/10\.0\.0\.9:8000 \(mDNS\) +yes +running 1\.10\.0 +- +hello_app +yes/);
+  t.match(text, /desk +reachy_mini +aaaa000011112222 +hello_app@f00dfee/);
+  t.match(text, '  lab: refused: robot.yaml says hardware_id bbbb000011112222; the robot at http://127.0.0.1:8001 answers ffff000011112222');
+  const json = JSON.parse(statusJson(doc)) as { robots: Record<string, unknown>[] };
+  t.match(json.robots[0], { daemon_version: '1.9.0', declared_daemon_version: '1.10.0', daemon_update_to: '1.10.0', robot_name: 'reachy_mini', hardware_id: 'aaaa000011112222', startup_app: 'hello_app', located: false });
+  t.match(json.robots[1], { declared_daemon_version: 'latest', daemon_update_to: null, converged: false });
+  t.match(json.robots[2], { url: 'http://10.0.0.9:8000', dashboard: 'http://10.0.0.9:8000/', located: true, converged: true });
+});
