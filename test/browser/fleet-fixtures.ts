@@ -90,9 +90,9 @@ export function updatingDaemons(): AgentStatus {
   s.last_run = { trigger: 'file', started_at: at(-4000), finished_at: null, result: 'running', actions: [] };
   s.robots[0] = robot('desk', { robot_name: 'Desk one', startup_app: 'hello_app', declared_daemon_version: '1.10.0' });
   s.robots[1] = robot('lab-1', { daemon_version: '1.9.0', declared_daemon_version: '1.10.0', daemon_update_to: '1.10.0', converged: false, drift: ['update daemon 1.9.0 → 1.10.0: robot.yaml says 1.10.0'] });
-  s.rollout = { result: 'running', failures: 0, max_failures: 0, halted: false, waves: [
-    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2 }] },
-    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 0, total: 2, step: 'update daemon 1.9.0 → 1.10.0', log: [
+  s.rollout = { id: 'r-3', result: 'running', failures: 0, max_failures: 0, halted: false, waves: [
+    { name: 'canary', robots: [{ name: 'desk', state: 'ok', done: 2, total: 2, phase: null, health: null }] },
+    { name: 'rest', robots: [{ name: 'lab-1', state: 'running', done: 0, total: 2, phase: 'updating_daemon', health: null, step: 'update daemon 1.9.0 → 1.10.0', log: [
       '    Found existing installation: reachy-mini 1.9.0', 'Successfully installed reachy-mini-1.10.0', 'Updating apps_venv SDK...', 'Running: sudo systemctl restart reachy-mini-daemon',
     ] }] },
   ] };

@@ -121,7 +121,7 @@ t.test('status: each robot\'s daemon (and the declared release while they differ
   const text = renderStatus(doc, false);
   t.match(text, /desk +http:\/\/127\.0\.0\.1:8000 +yes +running 1\.9\.0 \(robot\.yaml: 1\.10\.0\) +- +hello_app +no/);
   t.match(text, /far +http:\/\/10\.0\.0\.9:8000 \(mDNS\) +yes +running 1\.10\.0 +- +hello_app +yes/);
-  t.match(text, /desk +reachy_mini +aaaa000011112222 +hello_app@f00dfee/);
+  t.match(text, /desk +reachy_mini +aaaa000011112222 +hello_app f00dfee/);
   t.match(text, '  lab: refused: robot.yaml says hardware_id bbbb000011112222; the robot at http://127.0.0.1:8001 answers ffff000011112222');
   const json = JSON.parse(statusJson(doc)) as { robots: Record<string, unknown>[] };
   t.match(json.robots[0], { daemon_version: '1.9.0', declared_daemon_version: '1.10.0', daemon_update_to: '1.10.0', robot_name: 'reachy_mini', hardware_id: 'aaaa000011112222', startup_app: 'hello_app', located: false });

@@ -24,7 +24,7 @@ const start: StartAction = { type: 'start', robot: 'desk', app: 'hello_app', add
 const out = (completed: RobotAction[], failed: RobotAction | null): UnitOutput => ({
   unit: 'desk', status: failed ? 'failed' : 'done', completed, failed: failed ? [{ action: failed, error: 'hello_app crashed 2.1 s after it started: RuntimeError: boom' }] : [], notDone: [],
 });
-const words = (actions: RobotAction[]): string[] => actions.map((a) => `${a.type} ${a.app}${a.type === 'update_app' ? ` ${String(a.info.extra.revision)} (${a.cause})` : ''}`);
+const words = (actions: RobotAction[]): string[] => actions.map((a) => `${a.type} ${'app' in a ? a.app : a.address}${a.type === 'update_app' ? ` ${String(a.info.extra.revision)} (${a.cause})` : ''}`);
 
 t.test('on a daemon that installs a given revision: stop, back to the previous revision, start what ran', async (t) => {
   const back = rollbackPlan('desk', { running: 'hello_app', installsRevision: true }, out([stop, update], start));
