@@ -2,6 +2,7 @@ import type { AppInfo } from '../../lib/wire/daemon.js';
 import { INSTALL_REVISION_KEY } from '../../lib/wire/daemon.js';
 import type { Action, RobotAction, UpdateAppAction } from '../types.js';
 import type { UnitOutput } from './machine.js';
+import { daemonRollback } from './daemon-rollback.js';
 
 // rollout.on_failure: rollback. When a wave fails, each of its robots goes
 // back to what it ran before the rollout: the app that ran then is started
@@ -10,8 +11,9 @@ import type { UnitOutput } from './machine.js';
 // simulator: extra.revision, lib/wire/daemon.ts). Pollen's daemon installs a
 // Space's head only: there the previous app runs again and the revision that
 // could not be restored is said. Apps this rollout installed for the first
-// time stay installed (not running); a removed app is not put back. The
-// rollback's actions are the closed vocabulary's (stop, update_app with
+// time stay installed (not running); a removed app is not put back. A daemon
+// this rollout updated goes back to the release it ran first. The rollback's
+// actions are the closed vocabulary's (update_daemon, stop, update_app with
 // cause `rollback`, start), run by the same executor and recorded in the
 // state like any other.
 
@@ -40,7 +42,12 @@ export function rollbackPlan(robot: string, before: RobotBefore, out: UnitOutput
   const restores: string[] = [];
   const notRestored: string[] = [];
   const ranSomething = tried.some((a) => a.type === 'start' || a.type === 'stop');
-  if (ranSomething) actions.push({ type: 'stop', ...base(before.running ?? firstApp(tried) ?? 'app'), reason: 'rollback: stop what the rollout started' });
+  // The daemon first, to the release it ran (daemon-rollback.ts): its restart stops whatever runs.
+  const daemon = daemonRollback(robot, tried);
+  if (daemon) {
+    actions.push(daemon);
+    restores.push(`daemon ${daemon.to}`);
+  } else if (ranSomething) actions.push({ type: 'stop', ...base(before.running ?? firstApp(tried) ?? 'app'), reason: 'rollback: stop what the rollout started' });
   for (const u of done.filter((a): a is UpdateAppAction => a.type === 'update_app')) {
     const back = restoreOf(u, before.installsRevision);
     if (back) {
@@ -53,7 +60,7 @@ export function rollbackPlan(robot: string, before: RobotBefore, out: UnitOutput
       notRestored.push(`${u.app} ${revision(u.previous)} (${u.previous.sha === null && u.previous.path === null ? 'its revision is unknown' : 'the robot\'s daemon installs a Space\'s head only'})`);
     }
   }
-  if (ranSomething && before.running !== null) {
+  if ((ranSomething || daemon) && before.running !== null) {
     actions.push({ type: 'start', ...base(before.running), reason: 'rollback: start what ran before the rollout' });
     restores.push(`${before.running} running`);
   }

@@ -51,12 +51,12 @@ async function fleet(t: Test, n: number, release: ReleaseOptions): Promise<Fleet
 
 const NAMES = ['desk', 'lab-1', 'lab-2'];
 
-function fleetConfig(f: Fleet, robots: Partial<RobotInput>[], over: { apps?: Config['apps'][string][]; active?: string | null; timeoutMs?: number; parallelism?: number } = {}): Config {
+function fleetConfig(f: Fleet, robots: Partial<RobotInput>[], over: { apps?: Config['apps'][string][]; active?: string | null; timeoutMs?: number; parallelism?: number; onFailure?: 'rollback' | 'stop' } = {}): Config {
   const cfg = config({
     apps: over.apps ?? [], active: over.active ?? null,
     robots: robots.map((r, i) => ({ name: NAMES[i] as string, url: (f.daemons[i] as RunningDaemon).url, ...r })),
   });
-  cfg.rollout = { parallelism: over.parallelism ?? 2, canary: 1, maxFailures: { kind: 'count', value: 0 }, minReadyMs: 200 };
+  cfg.rollout = { parallelism: over.parallelism ?? 2, canary: 1, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 200, onFailure: over.onFailure ?? 'stop' };
   cfg.daemon = { version: null, updateTimeoutMs: over.timeoutMs ?? 60_000 };
   return cfg;
 }
@@ -162,4 +162,22 @@ t.test('a rename: applied through the daemon, then nothing to do', async (t) => 
   t.equal(await f.at(0).robotName(), 'Desk one');
   t.equal((await f.at(0).daemonStatus()).robot_name, 'Desk one');
   t.same((await run(f, cfg)).p.actions, []);
+});
+
+t.test('on_failure: rollback: a failed wave\'s robots go back to the release they ran, through the same update call', async (t) => {
+  // Three robots in one wave; lab-1's 1.10.0 crash-loops. The wave fails: desk and lab-2 go back to 1.9.0;
+  // lab-1 does not answer, and its report says the rollback failed.
+  const dir = t.testdir();
+  const f = await fleet(t, 3, { version: '1.9.0' });
+  const looping = await startDaemon({ sim: true, port: 0, appsDir: join(dir, 'looping'), robotName: 'looping', release: { version: '1.9.0', crashloop: ['1.10.0'] }, stopTimeoutMs: 3000 });
+  await f.daemons[1]?.close(); // lab-1 is the looping one
+  f.daemons[1] = looping;
+  const cfg = fleetConfig(f, [{ daemonVersion: '1.10.0' }, { daemonVersion: '1.10.0' }, { daemonVersion: '1.10.0' }], { timeoutMs: 3000, parallelism: 3, onFailure: 'rollback' });
+  cfg.rollout.canary = 0;
+  const { report, events } = await run(f, cfg);
+  t.match(report.robots[0], { name: 'desk', status: 'rolled_back', reason: /its wave failed .*; rolled back: daemon 1\.9\.0/ });
+  t.match(report.robots[2], { name: 'lab-2', status: 'rolled_back' });
+  t.match(report.robots[1], { name: 'lab-1', status: 'failed', reason: /did not answer running 1\.10\.0 within 3 s of its update.*; the rollback failed: update daemon 1\.10\.0 → 1\.9\.0: / });
+  t.same([String((await f.at(0).daemonStatus()).version), String((await f.at(2).daemonStatus()).version)], ['1.9.0', '1.9.0'], 'back on the release they ran');
+  t.ok(events.some((e) => e.type === 'robot.rolling_back' && e.robot === 'desk' && e.actions[0]?.type === 'update_daemon'), 'the rollback is an update_daemon');
 });
