@@ -3,7 +3,8 @@
 // process; robot 100 is updated to 1.10.0 alone, then robots 0..99 together
 // (canary 1, then parallelism 100). Every robot's simulated update takes the
 // same time (the job's lines, the restart), so the fleet's update is the
-// canary's plus one wave: target ≤ 3× one robot's. The CLI runs as a user runs
+// canary's plus one wave: target ≤ 3× one robot's. The health gate is off
+// (healthy_for: 0s): it would add the same wait to each wave. The CLI runs as a user runs
 // it (a child process); mDNS is off (the robots are given by URL).
 // Build first: it runs ../bin/robotctl.js.
 import { spawn } from 'node:child_process';
@@ -21,7 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'robotctl-bench-daemon-update-'));
 const env = { ...process.env, NO_COLOR: '1', HF_HOME: join(dir, 'hf') };
 
 function writeYaml(name, urls) {
-  const lines = ['version: 1', 'daemon: { version: 1.10.0 }', `rollout: { canary: 1, parallelism: ${ROBOTS} }`, 'robots:'];
+  // healthy_for: 0s: the update itself is measured, not the health gate's wait (the same for each wave).
+  const lines = ['version: 1', 'daemon: { version: 1.10.0 }', `rollout: { canary: 1, parallelism: ${ROBOTS}, healthy_for: 0s }`, 'robots:'];
   for (const [robot, url] of urls) lines.push(`  ${robot}: { url: ${url} }`);
   writeFileSync(join(dir, `${name}.yaml`), `${lines.join('\n')}\n`);
 }

@@ -107,7 +107,12 @@ async function performRobot(action: RobotAction, ctx: PerformContext, signal: Ab
     await daemon.setStartupApp(action.name, signal);
     return { result: {}, detail: '' };
   }
-  if (action.type === 'update_daemon') return updateDaemon(daemon, action, { timeoutMs: ctx.config.daemon.updateTimeoutMs, signal, onLog: (line) => ctx.onLog?.(action, line) });
+  if (action.type === 'update_daemon') {
+    return updateDaemon(daemon, action, {
+      timeoutMs: ctx.config.daemon.updateTimeoutMs, healthyForMs: ctx.healthyForMs, signal,
+      onLog: (line) => ctx.onLog?.(action, line), onGate: (p) => ctx.onGate?.(action.robot, p),
+    });
+  }
   if (action.type === 'rename_robot') return renameRobot(daemon, action, signal);
   const name = daemonName(action);
   switch (action.type) {

@@ -54,7 +54,7 @@ t.test('discover --yaml lists the three robots', async (t) => {
 });
 
 t.test('a robot.yaml made from it with daemon: { version: 1.10.0 } plans three daemon updates', async (t) => {
-  writeFileSync(file, `version: 1\ndaemon: { version: 1.10.0 }\nrollout: { canary: 1, parallelism: 2 }\n${block}`);
+  writeFileSync(file, `version: 1\ndaemon: { version: 1.10.0 }\nrollout: { canary: 1, parallelism: 2, healthy_for: 1s }\n${block}`);
   const r = await cli(['plan', '-f', file]);
   t.equal(r.code, 2, `changes: ${r.stderr}`);
   for (const name of ['reachy_mini-0', 'reachy_mini-1', 'reachy_mini-2']) {
@@ -91,7 +91,7 @@ t.test('a wrong hardware_id refuses that robot; the others go on', async (t) => 
   const wrong = block.replace(/(reachy_mini-1:\n {4}url: \S+\n {4}hardware_id: )[0-9a-f]{16}/, '$1ffff000000000000');
   t.not(wrong, block);
   const named = wrong.replace(/^( {2}(reachy_mini-\d):\n {4}url: \S+\n {4}hardware_id: \S+\n)/gm, '$1    robot_name: $2-renamed\n');
-  writeFileSync(file, `version: 1\ndaemon: { version: 1.10.0 }\nrollout: { canary: 1, parallelism: 2 }\n${named}`);
+  writeFileSync(file, `version: 1\ndaemon: { version: 1.10.0 }\nrollout: { canary: 1, parallelism: 2, healthy_for: 1s }\n${named}`);
   const plan = await cli(['plan', '-f', file]);
   t.equal(plan.code, 1, 'a refused robot: the plan is incomplete');
   t.match(plan.stdout, /Refused, nothing planned for them \(not the robot robot\.yaml names\):\n {2}reachy_mini-1: robot\.yaml says hardware_id ffff000000000000; the robot at http:\/\/127\.0\.0\.1:\d+ answers [0-9a-f]{16}\n/);

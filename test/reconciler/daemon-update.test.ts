@@ -13,12 +13,14 @@ import { apply, type ApplyEvent } from '../../reconciler/apply.js';
 import { newState } from '../../state/file.js';
 import { QUIET_BODY, makeApp } from '../helpers/python-apps.js';
 import { config, pathApp, type RobotInput } from './plan-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 // Robots as managed resources (issue 31), through the real drivers against
 // simulated daemons: a daemon update rolled out canary first, the apps of a
 // robot reconciled only once its daemon runs the declared release; a failed
 // update on the canary leaving the others untouched; a crash-looping release
-// failing within daemon.update_timeout with what it last logged; a robot that
+// failing within daemon.update_timeout with what it last logged, and a daemon
+// that falls over within rollout.healthy_for; a robot that
 // answers another hardware id refused (at plan time, and before its first
 // change when the address moved since); a rename.
 
@@ -180,4 +182,23 @@ t.test('on_failure: rollback: a failed wave\'s robots go back to the release the
   t.match(report.robots[1], { name: 'lab-1', status: 'failed', reason: /did not answer running 1\.10\.0 within 3 s of its update.*; the rollback failed: update daemon 1\.10\.0 → 1\.9\.0: / });
   t.same([String((await f.at(0).daemonStatus()).version), String((await f.at(2).daemonStatus()).version)], ['1.9.0', '1.9.0'], 'back on the release they ran');
   t.ok(events.some((e) => e.type === 'robot.rolling_back' && e.robot === 'desk' && e.actions[0]?.type === 'update_daemon'), 'the rollback is an update_daemon');
+});
+
+t.test('rollout.healthy_for holds for the daemon too: one that comes back, then goes away, fails its robot', async (t) => {
+  const f = await fleet(t, 1, { version: '1.9.0' });
+  const cfg = fleetConfig(f, [{ daemonVersion: '1.10.0' }]);
+  cfg.rollout.healthyForMs = 60_000;
+  const watcher = createDaemonClient({ baseUrl: f.daemons[0]?.url as string, timeoutMs: 2000, maxRetries: 0 });
+  t.teardown(() => watcher.close());
+  const gates: number[] = [];
+  const observed = await observe(cfg, { hub: noHub, daemon: f.client }, undefined, { listWebhooks: false });
+  const applying = apply(plan(cfg, observed, newState()), cfg, { hub: null, daemon: f.client, state: newState() }, new AbortController().signal, (e) => {
+    if (e.type === 'robot.gate') gates.push(e.healthyMs);
+  });
+  // The robot dies once its gate has begun (its daemon back on 1.10.0).
+  await until(() => gates.length > 0, 60_000, 'the gate began');
+  t.equal(String((await watcher.daemonStatus()).version), '1.10.0');
+  await f.daemons[0]?.close();
+  const { report } = await applying;
+  t.match(report.robots[0], { status: 'failed', reason: /^update daemon 1\.9\.0 → 1\.10\.0: the daemon came back on 1\.10\.0, then went away \(.*\) [\d.]+ s later \(rollout\.healthy_for wants it up 60 s\)/ });
 });
