@@ -59,7 +59,7 @@ t.test('status: a drifted webhook says why, and the hub being down is shown', as
   const drifted = observation({ hooks: [hookOf('wh1', hook, { disabled: true, secret: 'rotated-elsewhere-42' })], robots: { desk: robotObs(), lab: robotObs() } });
   const text = renderStatus(statusDoc(desired, drifted, owned, plan(desired, drifted, owned)), false);
   t.match(text, '  redeploy  wh1  https://example.org/hooks/redeploy  false    no update: secret changed; enable: disabled on the hub, enabled in robot.yaml\n');
-  t.match(text, /^  desk  http:\/\/127\.0\.0\.1:8000  yes\s+running\s+-\s+-\s+-\s+no$/m, 'desk lacks its app');
+  t.match(text, /^  desk  http:\/\/127\.0\.0\.1:8000  yes\s+running\s+-\s+-\s+no$/m, 'desk lacks its app');
   t.notMatch(text, SECRET);
   t.notMatch(text, 'rotated-elsewhere-42', 'the secret found on the hub is never shown either');
   const down = observation({ hubError: 'hub unreachable: ECONNREFUSED', robots: { desk: robotObs(), lab: robotObs() } });

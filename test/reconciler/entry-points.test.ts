@@ -51,7 +51,7 @@ t.test('a key that is not the entry point: installed and started as hello_rt, re
   const url = await w.space('demo/hello_rt', appFiles('hello_rt', QUIET_BODY));
   const c = w.cfg({ greeter: url }, 'greeter');
   const first = await w.run(c, newState());
-  t.same(first.p.actions.map((a) => ['robot' in a ? a.app : '', 'robot' in a ? a.name : '', a.type]), [['greeter', 'hello_rt', 'install'], ['greeter', 'hello_rt', 'start']]);
+  t.same(first.p.actions.map((a) => ['app' in a ? a.app : '', 'name' in a ? a.name : '', a.type]), [['greeter', 'hello_rt', 'install'], ['greeter', 'hello_rt', 'start']]);
   const install = first.p.actions[0];
   t.match(install, { type: 'install', info: { name: 'hello_rt', extra: { id: 'demo/hello_rt', private: false } } }, 'the daemon\'s name, and the dashboard\'s extra (issue 30.4)');
   t.equal(first.report.robots[0]?.status, 'converged', first.report.robots[0]?.reason ?? '');
@@ -61,7 +61,7 @@ t.test('a key that is not the entry point: installed and started as hello_rt, re
   const again = await w.planned(c, first.state);
   t.same(again.actions, [], 'nothing left to do: the second diff is clean');
   const dropped = await w.run(w.cfg({}), first.state);
-  t.match(dropped.p.actions.map((a) => [a.type, 'robot' in a ? a.name : '']), [['stop', 'hello_rt'], ['remove', 'hello_rt']]);
+  t.match(dropped.p.actions.map((a) => [a.type, 'name' in a ? a.name : '']), [['stop', 'hello_rt'], ['remove', 'hello_rt']]);
   t.same(await w.daemonClient.listInstalled(), [], 'removed by its entry point');
   t.same(dropped.state.robots.desk?.apps ?? {}, {});
 });

@@ -55,7 +55,7 @@ t.test('a path: app for a robot that is not robotctl\'s simulator fails at plan 
   const bare = await observeOn(real.url, 0).then((obs) => { try { plan(cfg(real.url), obs, newState()); return null; } catch (e) { return e; } });
   t.match((bare as Error).message, /robotctl's `app publish \S*dev_app`.*robotctl's `daemon --sim`/, 'without a CommandLine the commands are named, not written as a line');
   const ok = plan(cfg(sim.url), await observeOn(sim.url, 1), newState());
-  t.same(ok.actions.map((a) => [a.type, 'robot' in a ? a.app : null, 'robot' in a ? a.name : null]), [['install', 'dev_app', 'hello_rt'], ['start', 'dev_app', 'hello_rt']], 'the simulator installs local folders, under their entry point');
+  t.same(ok.actions.map((a) => [a.type, 'app' in a ? a.app : null, 'name' in a ? a.name : null]), [['install', 'dev_app', 'hello_rt'], ['start', 'dev_app', 'hello_rt']], 'the simulator installs local folders, under their entry point');
 });
 
 t.test('a source: on another host than the hub is refused with a clear message', async (t) => {
