@@ -24,10 +24,10 @@ export function blindness(p: Plan): string | null {
   return parts.length === 0 ? null : `${parts.join('; ')}: the result is incomplete`;
 }
 
-/** plan and diff: 1 when something could not be observed, else 2 for changes or held-back revisions (drift), 0 for none. */
+/** plan and diff: 1 when something could not be observed, else 2 for changes, held-back revisions or held deletes (drift), 0 for none. */
 export function planExitCode(p: Plan): number {
   if (blindness(p) !== null) return EXIT.error;
-  return p.actions.length > 0 || p.heldBack.length > 0 ? EXIT.changes : EXIT.ok;
+  return p.actions.length > 0 || p.heldBack.length > 0 || p.heldDeletes.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
 /** apply --dry-run: nothing ran, so only blindness is an error. */

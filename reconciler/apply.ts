@@ -22,6 +22,7 @@ import type { GateProgress } from './execute/health-gate.js';
 import { beginRollout, type RolloutEvent } from './rollout.js';
 import { isRollout } from './rollout-history.js';
 import type { DiscussionRef } from './rollout-notify.js';
+import { refuseForeign } from './execute/owned-only.js';
 
 // apply(plan, config, deps, signal, onEvent): the effectful half of the
 // reconciler. Executes the plan through the drivers, records every success
@@ -85,6 +86,7 @@ export async function apply(
   signal: AbortSignal,
   onEvent: (e: ApplyEvent) => void = () => {},
 ): Promise<ApplyResult> {
+  refuseForeign(plan, deps.state);
   await refuseOneRobotTwice(plan, config, deps.daemon, signal);
   const store = deps.store ?? (deps.statePath ? localStore(deps.statePath) : null);
   const recorder = new StateRecorder(store?.journal(deps.state) ?? null, deps.state, config.webhooks);

@@ -46,6 +46,7 @@ export function parsePlan(text: string, source = 'the plan file', command?: Comm
   plan.heldBack ??= []; // a plan saved before held_back existed holds back nothing
   plan.located ??= {}; // `located` and `refused` came with the robot-level actions (issue 31 B)
   plan.refused ??= [];
+  plan.heldDeletes ??= []; // and deletes held back came with issue 29.1
   return plan;
 }
 

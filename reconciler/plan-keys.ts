@@ -13,6 +13,7 @@ const CAMEL_TO_SNAKE: Record<string, string> = {
   secretChanged: 'secret_changed',
   jobId: 'job_id',
   hasSecret: 'has_secret',
+  heldDeletes: 'held_deletes',
   heldBack: 'held_back',
 };
 const SNAKE_TO_CAMEL: Record<string, string> = Object.fromEntries(Object.entries(CAMEL_TO_SNAKE).map(([c, s]) => [s, c]));

@@ -1,21 +1,29 @@
 import type { WebhookSpec } from '../schema/types.js';
 import type { HubWebhook } from '../drivers/hub/types.js';
 import type { WebhookRecord } from '../state/types.js';
-import type { UnmanagedWebhook, WebhookAction } from './types.js';
+import type { HeldDelete, UnmanagedWebhook, WebhookAction } from './types.js';
 import { sameSecret } from './hash.js';
 import { desiredView, normalForm, watchedKeys } from './webhook-normal-form.js';
-import { diffWebhook } from './webhook-diff.js';
+import { changedSinceRecorded, diffWebhook } from './webhook-diff.js';
 
 // Webhook half of the planner. Ownership is the state's name → id map: only
 // owned ids are ever updated or deleted; an exact unowned match is adopted
-// (a create that landed before a kill), everything else is left alone.
+// (a create that landed before a kill), everything else is left alone. An
+// owned webhook's drift is healed, but one that no longer looks as the state
+// recorded it is deleted only with `force` (else it is held, and reported).
 
 export interface WebhookPlan {
   actions: WebhookAction[];
   unmanaged: UnmanagedWebhook[];
+  held: HeldDelete[];
 }
 
-export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWebhook[], owned: Record<string, WebhookRecord>): WebhookPlan {
+export function planWebhooks(
+  desired: Record<string, WebhookSpec>,
+  hooks: HubWebhook[],
+  owned: Record<string, WebhookRecord>,
+  force = false,
+): WebhookPlan {
   const ownedIds = new Set<string>();
   for (const name in owned) ownedIds.add((owned[name] as WebhookRecord).id);
   // Only owned ids are ever looked up; with no state (a first plan) there are none.
@@ -44,17 +52,24 @@ export function planWebhooks(desired: Record<string, WebhookSpec>, hooks: HubWeb
       actions.push(create(name, spec, rec));
     }
   }
+  const held: HeldDelete[] = [];
   for (const [name, rec] of Object.entries(owned)) {
-    if (name in desired || !byId.has(rec.id) || first.get(rec.id) !== name) continue;
-    actions.push({ type: 'delete', address: `webhooks.${name}`, name, id: rec.id, reason: 'no longer in robot.yaml' });
+    const hook = byId.get(rec.id);
+    if (name in desired || !hook || first.get(rec.id) !== name) continue;
+    const address = `webhooks.${name}`;
+    const changed = changedSinceRecorded(hook, rec);
+    if (changed !== null && !force) held.push({ address, name, id: rec.id, reason: changed });
+    else actions.push({ type: 'delete', address, name, id: rec.id, reason: changed === null ? GONE : `${GONE}; ${changed}: --force` });
   }
   const unmanaged: UnmanagedWebhook[] = [];
   for (let i = 0; i < hooks.length; i++) {
     const h = hooks[i] as HubWebhook;
     if (adopter.claimed[i] !== 1 && !ownedIds.has(h.id)) unmanaged.push({ id: h.id, url: h.url ?? null, watched: watchedKeys(h.watched) });
   }
-  return { actions, unmanaged };
+  return { actions, unmanaged, held };
 }
+
+const GONE = 'no longer in robot.yaml';
 
 /** A damaged state may give one id to two names: the first one owns it. */
 function firstOwners(owned: Record<string, WebhookRecord>): Map<string, string> {

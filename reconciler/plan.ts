@@ -20,8 +20,8 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
   const salt = opts.secretSalt ?? state.lineage;
   checkTargets(targets, desired, state);
   const hub = observed.hub.ok
-    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks)
-    : { actions: [], unmanaged: [] as UnmanagedWebhook[] };
+    ? planWebhooks(desired.webhooks, observed.hub.webhooks, state.webhooks, opts.force === true)
+    : { actions: [], unmanaged: [] as UnmanagedWebhook[], held: [] };
   const force = new Set(opts.forceUpdate ?? []);
   const robotActions: RobotAction[] = [];
   const unmanagedApps: { robot: string; app: string }[] = [];
@@ -58,6 +58,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
     format_version: '2.1',
     actions,
     unmanaged: { webhooks: hub.unmanaged, apps: unmanagedApps },
+    heldDeletes: targets.length === 0 ? hub.held : hub.held.filter((h) => targets.includes(h.address)),
     unreachable,
     hubError: observed.hub.ok ? null : observed.hub.error,
     located,

@@ -25,6 +25,7 @@ export function sealPlan(plan: Plan, desired: Config, observed: Observation): Se
     format_version: plan.format_version,
     actions,
     unmanaged: plan.unmanaged,
+    heldDeletes: plan.heldDeletes,
     unreachable: plan.unreachable,
     hubError: plan.hubError,
     located: plan.located,

@@ -242,6 +242,20 @@ export interface UnmanagedWebhook {
   watched: string[];
 }
 
+/**
+ * A delete the planner holds back: the webhook the state records for a name
+ * robot.yaml dropped no longer looks as the state recorded it (its spec hash
+ * differs: edited on the hub, or the record was edited by hand to name
+ * another webhook). Reported, never done, unless the plan is made with
+ * `force` (then it is a delete action).
+ */
+export interface HeldDelete {
+  address: string;
+  name: string;
+  id: string;
+  reason: string;
+}
+
 export interface PlanSummary {
   create: number;
   adopt: number;
@@ -257,6 +271,8 @@ export interface Plan {
   format_version: '2.1';
   actions: Action[];
   unmanaged: { webhooks: UnmanagedWebhook[]; apps: { robot: string; app: string }[] };
+  /** Deletes not planned because what they would delete changed outside robotctl (`force` plans them). */
+  heldDeletes: HeldDelete[];
   /** Robot names that could not be observed: no actions were planned for them. */
   unreachable: string[];
   /** Why the hub could not be observed (no webhook actions were planned), else null. */
@@ -321,6 +337,8 @@ export interface PlanOptions {
   secretSalt?: string;
   /** How the user runs robotctl, for the commands a refusal suggests (lib/command-line.ts suggested). */
   command?: CommandLine;
+  /** Plan the held deletes too (`apply --force`): the state's record is taken as proof of ownership. */
+  force?: boolean;
 }
 
 /** What the daemon's routes call an app action's app. */

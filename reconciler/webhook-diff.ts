@@ -63,6 +63,21 @@ function sameField(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+export const CHANGED_OUTSIDE = 'changed outside robotctl since the state recorded it';
+
+/**
+ * Why an owned webhook's delete must be held back, or null when the hub
+ * shows it as the state recorded it (its spec hash, with either enabled
+ * value: a toggle keeps the recorded hash). A webhook edited on the hub, or
+ * a record edited by hand to name another webhook, no longer matches.
+ */
+export function changedSinceRecorded(hook: HubWebhook, rec: WebhookRecord): string | null {
+  // A job webhook whose job id the hub does not report cannot be hashed as recorded.
+  if (hook.url === null && hook.jobSourceId === undefined) return `${CHANGED_OUTSIDE}, or so robotctl must assume: the hub does not report its job id`;
+  const obs = observedSpec(hook, null);
+  return [true, false].some((enabled) => webhookSpecHash({ ...obs, enabled }) === rec.specHash) ? null : CHANGED_OUTSIDE;
+}
+
 /**
  * The real hub may not echo jobSourceId. Then the state's spec hash decides:
  * if the observed webhook with the desired job id hashes to what we recorded,

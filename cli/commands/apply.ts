@@ -20,7 +20,7 @@ import { commandLine } from '../views/command-line.js';
 
 interface Options extends SessionFlags {
   yes?: boolean; plan?: string; dryRun?: boolean; target: string[]; parallelism?: string;
-  lockTimeout: string; allowEmpty?: boolean; json?: boolean;
+  lockTimeout: string; allowEmpty?: boolean; json?: boolean; force?: boolean;
 }
 
 const HELP_AFTER = `
@@ -28,6 +28,9 @@ Shows the plan, asks for confirmation on a terminal (unless --yes), then
 executes it: the hub and the robots in parallel, canary robots first, each
 outcome printed and each success recorded in the state as it happens.
 Ctrl-C stops starting new actions; those in flight finish and are recorded (exit 130).
+A webhook robot.yaml dropped is deleted only while the hub shows it as the
+state recorded it; one changed outside robotctl is reported, and deleted
+only with --force.
 Exit codes: 0 converged, 1 an action failed, the hub or a robot was unreachable, or an error;
 64 usage error; 130 interrupted.
 `;
@@ -42,6 +45,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--parallelism <n>', 'robots worked on at once (default: rollout.parallelism)')
     .option('--lock-timeout <duration>', 'how long to wait for another apply holding the state lock', '30s')
     .option('--allow-empty', 'allow a plan that deletes everything the file owns')
+    .option('--force', 'also delete webhooks that changed outside robotctl since the state recorded them')
     .option('--json', 'print the final report as JSON (format_version); progress goes to stderr')
     .addHelpText('after', HELP_AFTER);
   await parse(cmd, args);
@@ -64,9 +68,10 @@ export async function run(args: string[], io: Io): Promise<number> {
 async function applyWith(session: Session, o: Options, io: Io, parallelism: number | undefined, lock: HeldLock | null): Promise<number> {
   const view = newApplyView(viewType(o), io);
   const observed = await session.observe();
+  const force = o.force === true;
   const p: Plan = o.plan
-    ? await loadSavedPlan(io, o.plan, o.file, session.config, observed)
-    : makePlan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
+    ? await loadSavedPlan(io, { file: o.plan, configFile: o.file, config: session.config, observed, state: session.state, force })
+    : makePlan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true, force });
   const reasons = unreachableReasons(observed);
   view.plan(p);
   if (p.actions.length === 0 || o.dryRun) {

@@ -15,7 +15,7 @@ import { blindness, planExitCode } from '../exit-codes.js';
 import { openSession } from '../session/session.js';
 import { collect, withSessionOptions, type SessionFlags } from '../session/options.js';
 
-interface Options extends SessionFlags { out?: string; json?: boolean; target: string[]; allowEmpty?: boolean }
+interface Options extends SessionFlags { out?: string; json?: boolean; target: string[]; allowEmpty?: boolean; force?: boolean }
 
 const helpAfter = (command: CommandLine): string => `
 Observes the hub (one list call) and every robot, and prints what apply would do.
@@ -30,6 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     .option('--json', 'print the plan as JSON (format_version) instead of text')
     .option('--target <address>', 'limit to webhooks.NAME or robots.NAME (repeatable)', collect, [])
     .option('--allow-empty', 'allow a plan that deletes everything the file owns')
+    .option('--force', 'also delete webhooks that changed outside robotctl since the state recorded them (apply it with --force)')
     .addHelpText('after', () => helpAfter(commandLine(io)));
   await parse(cmd, args);
   const o = cmd.opts<Options>();
@@ -37,7 +38,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const session = await openSession(io, o, 'plan');
   try {
     const observed = await session.observe();
-    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true });
+    const p = plan(session.config, observed, session.state, { targets: o.target, allowEmpty: o.allowEmpty === true, force: o.force === true });
     let sealed: SealedPlan | undefined;
     const seal = (): SealedPlan => (sealed ??= sealPlan(p, session.config, observed));
     if (o.out) await savePlan(resolve(io.cwd, o.out), seal());

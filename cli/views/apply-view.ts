@@ -51,12 +51,12 @@ function jsonView(io: Io): ApplyView {
     say: (text) => io.err(text),
     idle: (p, report, dryRun) => {
       if (dryRun && p.actions.length > 0) io.err(DRY_RUN);
-      io.out(reportJson(report, { dry_run: dryRun, plan_summary: p.summary }));
+      io.out(reportJson(report, { dry_run: dryRun, plan_summary: p.summary, held_deletes: p.heldDeletes }));
     },
     progress: (total) => {
       io.err('\n');
       return createProgress({ ...io, out: io.err, isTTY: false }, total);
     },
-    report: (p, report) => io.out(reportJson(report, { plan_summary: p.summary })),
+    report: (p, report) => io.out(reportJson(report, { plan_summary: p.summary, held_deletes: p.heldDeletes })),
   };
 }

@@ -112,6 +112,7 @@ export function renderDiff(p: Plan, color: boolean, command?: CommandLine): stri
     lines.push(text);
   });
   for (const r of robotResources(actions, robotsFrom, words)) lines.push(`  ${r.address}: ${r.actions.join(', ')}`);
+  for (const h of p.heldDeletes) lines.push(`  ${h.address}: delete held back (${h.reason})`);
   const drifted = lines.length - 1;
   const held = groupHeld(p.heldBack);
   lines[0] = drifted === 0 && held.length === 0
@@ -130,7 +131,7 @@ export function diffJson(p: Plan): string {
   const drifted = driftedResources(p);
   return `${JSON.stringify({
     format_version: DIFF_FORMAT_VERSION,
-    drift: drifted.length > 0 || p.heldBack.length > 0,
+    drift: drifted.length > 0 || p.heldBack.length > 0 || p.heldDeletes.length > 0,
     complete: p.hubError === null && p.unreachable.length === 0 && p.refused.length === 0,
     resources: drifted,
     unmanaged: p.unmanaged,
@@ -138,5 +139,6 @@ export function diffJson(p: Plan): string {
     refused: p.refused,
     hub_error: p.hubError,
     held_back: p.heldBack,
+    held_deletes: p.heldDeletes,
   }, null, 2)}\n`;
 }

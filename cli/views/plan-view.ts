@@ -7,7 +7,7 @@ import { groupHeld, heldLine } from '../../reconciler/plan-held.js';
 import { SENSITIVE } from '../../lib/sensitive.js';
 import type { ViewType } from './view-type.js';
 import { commandLine } from './command-line.js';
-import { shellWord, type CommandLine } from '../../lib/command-line.js';
+import { shellWord, suggested, type CommandLine } from '../../lib/command-line.js';
 
 // `robotctl plan`: the human view (Terraform-like) or the JSON plan. Plans
 // never hold a secret, and the human view prints secrets only as the markers
@@ -100,6 +100,7 @@ export function summaryLine(plan: Plan): string {
   if (s.total === 0) {
     const blind = plan.unreachable.length > 0 || plan.hubError !== null;
     if (blind) return 'No changes for what could be observed (see above for what could not).';
+    if (plan.heldDeletes.length > 0) return 'No changes but the deletes held back above.';
     return plan.heldBack.length > 0
       ? 'No changes to make, but revisions are held back (see above).'
       : 'No changes. The hub and robots match robot.yaml.';
@@ -182,6 +183,7 @@ function contextLines(plan: Plan, command?: CommandLine): string[] {
     for (const a of apps) out.push(`  app ${a.app} on robot ${a.robot}`);
     out.push('');
   }
+  out.push(...heldDeleteLines(plan, command));
   const quiet = Object.keys(plan.located).filter((r) => !plan.actions.some((a) => 'robot' in a && a.robot === r));
   if (quiet.length > 0) out.push(`Found over mDNS by hardware id: ${quiet.map((r) => `${r} at ${plan.located[r] ?? '?'}`).join(', ')}`, '');
   if (plan.refused.length > 0) {
@@ -193,6 +195,16 @@ function contextLines(plan: Plan, command?: CommandLine): string[] {
   if (plan.unreachable.length > 0) out.push(`Robots not reachable, nothing planned for them: ${plan.unreachable.join(', ')}`, '');
   for (const g of groupHeld(plan.heldBack)) out.push(`Held back: ${heldLine(g.hold, g.robots, command)}`, '');
   return out;
+}
+
+/** The deletes held back (reconciler/plan-webhooks.ts), with the way to do them (plan, and apply's plan). */
+function heldDeleteLines(plan: Plan, command?: CommandLine): string[] {
+  if (plan.heldDeletes.length === 0) return [];
+  return [
+    `Not deleted, though robot.yaml no longer declares them (${suggested(command, 'apply --force')} deletes them):`,
+    ...plan.heldDeletes.map((h) => `  ${h.address} (id ${h.id}): ${h.reason}`),
+    '',
+  ];
 }
 
 function groupByRobot(actions: RobotAction[]): Map<string, RobotAction[]> {

@@ -9,8 +9,9 @@ import { formatTable } from './table.js';
 /**
  * 1.1: `outcome` added (complete, failed, incomplete, interrupted). 1.2: status `rolled_back`, a robot's `rollback`, `rollout`.
  * 1.3: a failed action the robot explained has `reason` (its words, at most five lines) and `log_tail` (20 lines).
+ * 1.4: the plan's `held_deletes` (deletes held back: changed outside robotctl).
  */
-export const REPORT_FORMAT_VERSION = '1.3';
+export const REPORT_FORMAT_VERSION = '1.4';
 
 const LABEL: Record<UnitStatus, string> = {
   converged: 'converged', already_converged: 'already converged', failed: 'failed', rolled_back: 'rolled back', unreachable: 'unreachable', refused: 'refused', skipped: 'skipped',

@@ -106,6 +106,7 @@ async function converge(item: WorkItem, ctx: RunContext, runLog: RunLog, locks: 
   const first = plan(ctx.config, observation, state, { ...planOptions(item, ctx.config), ...withCommand(ctx) });
   const before = first.targets.length === 0 ? first : plan(ctx.config, observation, state, withCommand(ctx));
   ctx.onObserved?.(observation, before, state);
+  runLog.addHeld(before, ctx.command);
   if (ctx.mode === 'warn' || first.actions.length === 0) {
     if (ctx.mode === 'warn') runLog.addPlanned(before);
     return { result: verdict(before, false), observation, remaining: before, state };
@@ -133,7 +134,7 @@ function withCommand(ctx: RunContext): { command?: CommandLine } {
 function verdict(remaining: Plan, failed: boolean): RunResult {
   if (failed) return 'failed';
   const blind = remaining.hubError !== null || remaining.unreachable.length > 0 || remaining.refused.length > 0;
-  return remaining.actions.length > 0 || remaining.heldBack.length > 0 || blind ? 'drift' : 'converged';
+  return remaining.actions.length > 0 || remaining.heldBack.length > 0 || remaining.heldDeletes.length > 0 || blind ? 'drift' : 'converged';
 }
 
 /** Which robots a key may touch, and which apps it must reinstall. */

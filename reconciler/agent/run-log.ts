@@ -4,6 +4,7 @@ import type { ApplyEvent } from '../apply.js';
 import type { ApplyReport } from '../report.js';
 import { StillRunning, elapsedText, type Ticker } from '../../lib/still-running.js';
 import { appWithRevisions } from '../revisions.js';
+import { suggested, type CommandLine } from '../../lib/command-line.js';
 
 // Turns the executor's events into the per-action results of a run (for
 // GET /status) and into one log line each (for stdout). Lines name the
@@ -91,6 +92,11 @@ export class RunLog {
       this.results.push(result(a, 'skipped', null, 0));
       this.log(`  drift   ${label(a)} (${a.reason})`);
     }
+  }
+
+  /** Deletes the planner held back: reported on every run, never forced (only `apply --force` does them). */
+  addHeld(plan: Plan, command?: CommandLine): void {
+    for (const h of plan.heldDeletes) this.log(`  held    delete ${h.address} (id ${h.id}): ${h.reason}; not deleted (${suggested(command, 'apply --force')} deletes it)`);
   }
 
   get failed(): boolean {

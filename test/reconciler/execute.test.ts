@@ -121,7 +121,7 @@ t.test('the hub unit goes on after a failed webhook', async (t) => {
 function fleetPlan(robots: string[], unreachable: string[] = []): Plan {
   const actions = robots.filter((r) => !unreachable.includes(r)).map((r) => start(r, 'app'));
   return {
-    format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, unreachable, hubError: null, located: {}, refused: [],
+    format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, heldDeletes: [], unreachable, hubError: null, located: {}, refused: [],
     secretSalt: 'z', targets: [],
     summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: actions.length, total: actions.length }, heldBack: [],
   };

@@ -71,6 +71,43 @@ const cases: Case[] = [
   { name: 'delete an owned webhook removed from the file', desired: config({ webhooks: [a] }),
     observed: observation({ hooks: [hookOf('1', a), hookOf('2', b)] }), state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }),
     expect: ['delete webhooks.b'], check: (t, p) => { t.match(p.actions[0], { id: '2' }); t.same(p.unmanaged.webhooks, []); } },
+  { name: 'an owned webhook changed on the hub and dropped from the file: its delete is held, not planned', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('2', b, { url: 'https://changed.example.org/h' })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }), expect: [],
+    check: (t, p) => {
+      t.same(p.heldDeletes, [{ address: 'webhooks.b', name: 'b', id: '2', reason: 'changed outside robotctl since the state recorded it' }]);
+      t.same(p.unmanaged.webhooks, [], 'still the state\'s: not listed as unmanaged');
+      t.equal(p.summary.delete, 0);
+    } },
+  { name: 'a record edited by hand to name a foreign webhook: its delete is held', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('F', webhook('x', { url: 'https://someone.else/h', watched: [{ type: 'org', name: 'x' }] }))] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: 'F', spec: b } } }), expect: [],
+    check: (t, p) => { t.match(p.heldDeletes, [{ address: 'webhooks.b', id: 'F' }]); } },
+  { name: 'force plans a held delete, saying why', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('2', b, { url: 'https://changed.example.org/h' })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }), opts: { force: true }, expect: ['delete webhooks.b'],
+    check: (t, p) => {
+      t.match(p.actions[0], { id: '2', reason: 'no longer in robot.yaml; changed outside robotctl since the state recorded it: --force' });
+      t.same(p.heldDeletes, []);
+    } },
+  { name: 'a webhook toggled on the hub (enabled is not content) is still deleted', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('2', b, { disabled: true })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }), expect: ['delete webhooks.b'],
+    check: (t, p) => { t.same(p.heldDeletes, []); } },
+  { name: 'a secret removed on the hub is a change: the delete is held', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('2', b, { secret: null })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, b: { id: '2', spec: b } } }), expect: [],
+    check: (t, p) => { t.equal(p.heldDeletes.length, 1); } },
+  { name: 'a job webhook whose job id the hub does not report cannot be proven unchanged: held', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('3', job, { jobSourceId: undefined })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, j: { id: '3', spec: job } } }), expect: [],
+    check: (t, p) => { t.match(p.heldDeletes, [{ address: 'webhooks.j', reason: 'changed outside robotctl since the state recorded it, or so robotctl must assume: the hub does not report its job id' }]); } },
+  { name: 'a job webhook whose job id the hub reports, unchanged: deleted', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a), hookOf('3', job)] }),
+    state: state({ webhooks: { a: { id: '1', spec: a }, j: { id: '3', spec: job } } }), expect: ['delete webhooks.j'] },
+  { name: 'healing an owned webhook changed on the hub stays allowed', desired: config({ webhooks: [a] }),
+    observed: observation({ hooks: [hookOf('1', a, { url: 'https://changed.example.org/h' })] }),
+    state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: ['update webhooks.a'], check: (t, p) => { t.match(p.actions[0], { id: '1' }); } },
   { name: 'never-owned webhooks are listed, not touched', desired: config({ webhooks: [a] }),
     observed: observation({ hooks: [hookOf('1', a), hookOf('99', b)] }), state: state({ webhooks: { a: { id: '1', spec: a } } }), expect: [],
     check: (t, p) => { t.same(p.unmanaged.webhooks, [{ id: '99', url: b.url, watched: ['space:alice/hello_app', 'user:alice'] }]); } },
