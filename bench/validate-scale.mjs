@@ -51,6 +51,12 @@ try {
       previous = u;
     }
   }
+  const laughs = join(dir, 'laughs.yaml');
+  writeFileSync(laughs, `version: 1\nx: &a [1]\ny: [${Array.from({ length: 200_000 }, () => '*a').join(', ')}]\n`);
+  const bomb = await measureCli(['validate', '-f', laughs], {});
+  if (bomb.code !== 1) throw new Error(`validate of 200,000 aliases exited ${bomb.code}`);
+  figure({ name: 'validate of 200,000 YAML aliases (refused), wall', value: Math.round(bomb.wallMs), unit: 'ms', target: '< 500', ok: bomb.wallMs < 500, note: `cpu ${bomb.cpuMs.toFixed(0)} ms` });
+  figure({ name: 'validate of 200,000 YAML aliases (refused), peak RSS', value: Math.round(bomb.maxRssMb), unit: 'MB', target: '< 100', ok: bomb.maxRssMb < 100 });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

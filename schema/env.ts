@@ -21,6 +21,12 @@ export interface Substitution {
   replaced: boolean;
 }
 
+/** The text refers to at least one variable (`$${…}` is a literal, not a reference). */
+export function hasReference(text: string): boolean {
+  for (const m of text.matchAll(REFERENCE)) if (!m[1]) return true;
+  return false;
+}
+
 /** Replace `${VAR}` from env; `$${VAR}` is a literal `${VAR}`. Pure. */
 export function substitute(text: string, env: NodeJS.ProcessEnv): Substitution {
   const missing: string[] = [];

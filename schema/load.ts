@@ -11,7 +11,7 @@ import { deprecationWarnings } from './deprecations.js';
 // robot.yaml → Config, or every problem of the file at once as diagnostics
 // sorted by position: YAML syntax, then ${VAR}, then schema, then rules.
 
-/** `warnings`: the file loads, but says something the user should change (an old key name), each with its line. */
+/** `warnings`: the file loads, but says something the user should change (an old key name, a secret written in clear), each with its line. */
 export type LoadResult = { ok: true; config: Config; diagnostics: []; warnings: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
 export interface LoadOptions {
@@ -48,29 +48,33 @@ function readError(err: unknown): string {
 
 function loadText(text: string, label: string, abs: string, env: NodeJS.ProcessEnv): LoadResult {
   const fast = fastRead(text, env);
-  if (fast && fast.findings.length === 0) return loaded(fast.data, abs, env, text, label);
-  // A problem, or YAML the fast reader is not sure of: read again keeping positions.
+  if (fast && fast.findings.length === 0 && fast.warnings.length === 0) return loaded(fast.data, abs, env, text, label, []);
+  // A problem or a warning (to place), or YAML the fast reader is not sure of: read again keeping positions.
   const read = positionRead(text, env);
   if ('problems' in read) return fail(label, read.problems);
-  if (read.findings.length === 0) return loaded(read.data, abs, env, text, label);
   const locator = new Locator(read.parsed);
+  if (read.findings.length === 0) return loaded(read.data, abs, env, text, label, diagnostics(label, read.warnings.map((f) => locator.locate(f))));
   return fail(label, read.findings.map((f) => locator.locate(f)));
 }
 
-function loaded(data: unknown, abs: string, env: NodeJS.ProcessEnv, text: string, label: string): LoadResult {
+function loaded(data: unknown, abs: string, env: NodeJS.ProcessEnv, text: string, label: string, placed: Diagnostic[]): LoadResult {
   const root = record(data) ?? {};
   // Before buildConfig, which consumes the document.
-  const warnings = deprecationWarnings(root, text, label);
+  const warnings = [...placed, ...deprecationWarnings(root, text, label)].sort((x, y) => x.line - y.line || x.column - y.column);
   return { ok: true, config: buildConfig(root, abs, dirname(abs), env), diagnostics: [], warnings };
 }
 
 function fail(file: string, located: Located[]): LoadResult {
+  return { ok: false, diagnostics: diagnostics(file, located) };
+}
+
+/** One diagnostic per place and message, sorted by position. */
+function diagnostics(file: string, located: Located[]): Diagnostic[] {
   const unique = new Map<string, Diagnostic>();
   for (const l of located) {
     const d: Diagnostic = { file, ...l };
     unique.set(`${d.line}:${d.column}:${d.path}:${d.message}`, d);
   }
-  const diagnostics = [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: false, diagnostics };
+  return [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

@@ -1,10 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { firstBadByte } from './utf8.js';
+import { wideEncoding, wideMessage } from './wide-encoding.js';
 import type { Located } from './yaml-doc.js';
 
 // Reading robot.yaml: bounded in size (a config is kilobytes; the limit keeps a
 // wrong file, a log or a dump, from taking the machine's memory) and refused
-// unless it is UTF-8, with the position of the first bad byte.
+// unless it is UTF-8: UTF-16 and UTF-32 are named, else the position of the
+// first bad byte is given.
 
 /** 16 MiB: about 100,000 webhooks, far above any real robot.yaml. */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -37,6 +39,8 @@ export function checkText(text: string, limit = MAX_CONFIG_BYTES): ReadResult {
 }
 
 export function decode(buf: Uint8Array): ReadResult {
+  const wide = wideEncoding(buf);
+  if (wide) return { ok: false, problem: { line: 1, column: 1, path: '', message: wideMessage(wide) } };
   const bad = firstBadByte(buf);
   if (bad) {
     const hex = bad.byte.toString(16).toUpperCase().padStart(2, '0');

@@ -1,9 +1,10 @@
-import { formatPath, parseYaml, type Finding, type Located, type ParsedYaml } from './yaml-doc.js';
+import { eachValueScalar, formatPath, parseYaml, type Finding, type Located, type ParsedYaml } from './yaml-doc.js';
 import { substituteData, substituteDocument } from './env.js';
 import { schemaFindings } from './validate-schema.js';
 import { ruleFindings } from './rules.js';
 import { fastParse } from './fast-yaml.js';
 import { BAIL } from './fast-yaml-scalar.js';
+import { isLiteralSecret, isSecretPath, literalSecretWarning, literalSecretsInData } from './literal-secrets.js';
 
 // Two ways to read robot.yaml into data and findings. The fast one keeps no
 // positions and answers only for the YAML it is sure of; the position one
@@ -14,6 +15,8 @@ import { BAIL } from './fast-yaml-scalar.js';
 export interface DataRead {
   data: unknown;
   findings: Finding[];
+  /** Not problems: the file stays valid (literal-secrets.ts). */
+  warnings: Finding[];
 }
 
 export type PositionRead = (DataRead & { parsed: ParsedYaml }) | { problems: Located[] };
@@ -22,9 +25,10 @@ export type PositionRead = (DataRead & { parsed: ParsedYaml }) | { problems: Loc
 export function fastRead(text: string, env: NodeJS.ProcessEnv): DataRead | undefined {
   const parsed = fastParse(text);
   if (!parsed) return undefined;
+  const warnings = literalSecretsInData(parsed.data); // the values as written: before substitution
   const envFindings = substituteData(parsed.dollars, env);
   if (envFindings === BAIL) return undefined;
-  return { data: parsed.data, findings: dataFindings(envFindings, parsed.data, env) };
+  return { data: parsed.data, findings: dataFindings(envFindings, parsed.data, env), warnings };
 }
 
 export function positionRead(text: string, env: NodeJS.ProcessEnv): PositionRead {
@@ -33,6 +37,10 @@ export function positionRead(text: string, env: NodeJS.ProcessEnv): PositionRead
   if (parsed.doc.contents === null) {
     return { problems: [{ line: 1, column: 1, path: '', message: 'the file is empty: a robot.yaml starts with `version: 1`' }] };
   }
+  const warnings: Finding[] = [];
+  eachValueScalar(parsed.doc.contents, [], (scalar, path) => {
+    if (isSecretPath(path) && isLiteralSecret(scalar.value)) warnings.push(literalSecretWarning(path));
+  });
   const envFindings = substituteDocument(parsed.doc, env);
   let data: unknown;
   try {
@@ -40,7 +48,7 @@ export function positionRead(text: string, env: NodeJS.ProcessEnv): PositionRead
   } catch (err) {
     return { problems: [{ line: 1, column: 1, path: '', message: `invalid YAML: ${err instanceof Error ? err.message : String(err)}` }] };
   }
-  return { parsed, data, findings: dataFindings(envFindings, data, env) };
+  return { parsed, data, findings: dataFindings(envFindings, data, env), warnings };
 }
 
 function dataFindings(envFindings: Finding[], data: unknown, env: NodeJS.ProcessEnv): Finding[] {

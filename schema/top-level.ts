@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { UserError } from '../lib/errors.js';
 import { fastParse } from './fast-yaml.js';
 import { substitute } from './env.js';
+import { parseYaml } from './yaml-doc.js';
 
 // One top-level block of robot.yaml (`state:`, `hub:`) read apart from the
 // whole file, for the commands that need only that block: `state show`,
@@ -11,7 +11,7 @@ import { substitute } from './env.js';
 // comment, so the block is the lines from its key to the next key, and only
 // they are parsed (by the fast reader, fast-yaml.ts). Anything else (flow
 // style at the top, documents, anchors, a key written twice…) is read whole
-// by the yaml library.
+// by the loader's parser (yaml-doc.ts).
 
 const KEY_LINE = /^[A-Za-z_][A-Za-z0-9_-]*:(?=\s|$)/;
 
@@ -28,7 +28,10 @@ export function readTopLevel(configFile: string, key: string): unknown {
   const fast = block === undefined ? undefined : fastParse(block);
   if (fast) return fast.data[key];
   try {
-    const doc = parse(text) as unknown;
+    // The loader's own parse: its limits (aliases, depth, complex keys) hold here too.
+    const parsed = parseYaml(text);
+    if (parsed.problems.length > 0) return null;
+    const doc = parsed.doc.toJS({ maxAliasCount: 100 }) as unknown;
     return typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>)[key] : undefined;
   } catch {
     return null; // broken: the loader reports it where it matters

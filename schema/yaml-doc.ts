@@ -1,9 +1,11 @@
-import { Composer, LineCounter, Parser, YAMLParseError, isMap, isScalar, isSeq, type CST, type Document, type Node, type Scalar } from 'yaml';
+import { Composer, LineCounter, Parser, YAMLParseError, isAlias, isMap, isScalar, isSeq, type CST, type Document, type Node, type Scalar } from 'yaml';
 import { MAX_DEPTH, depthMessage, tooDeep } from './depth.js';
+import { aliasMessage, tooManyAliases } from './aliases.js';
 import { flowVarMessage, flowVars } from './flow-var-hint.js';
 
 // The YAML side of loading: parse keeping positions, report syntax errors,
-// duplicate keys and too deep nesting. Positions are looked up by yaml-locate.ts.
+// duplicate keys, complex keys, too many aliases and too deep nesting.
+// Positions are looked up by yaml-locate.ts.
 
 export type Segment = string | number;
 
@@ -32,15 +34,28 @@ export interface ParsedYaml {
 
 export function parseYaml(text: string): ParsedYaml {
   const lines = new LineCounter();
+  const aliases = tooManyAliases(text);
+  if (aliases !== undefined) return { doc: compose([], text), lines, problems: [offsetAt(text, aliases, aliasMessage())] };
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
   const deep = tooDeep(tokens, MAX_DEPTH);
   if (deep !== undefined) return { doc: compose([], text), lines, problems: [at(lines, deep, '', depthMessage())] };
   const doc = compose(tokens, text);
   const problems = syntaxProblems(doc, text, lines);
   if (problems.length === 0) {
-    for (const f of duplicateKeys(doc.contents, [], lines)) problems.push(locateKey(lines, f));
+    for (const f of keyProblems(doc.contents, [], lines)) problems.push(locateKey(lines, f));
   }
   return { doc, lines, problems };
+}
+
+/** Line and column of `offset` counted in the text itself (no parser has run: the lines are not known yet). */
+function offsetAt(text: string, offset: number, message: string): Located {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1, path: '', message };
 }
 
 // As yaml's parseDocument, from tokens already parsed. uniqueKeys off: yaml's
@@ -89,22 +104,36 @@ interface KeyFinding {
   message: string;
 }
 
-function duplicateKeys(node: unknown, path: Segment[], lines: LineCounter): KeyFinding[] {
+/**
+ * Duplicate keys, and keys that are not plain values: a `[ … ]` or `{ … }`
+ * (or an alias) as a key has no name robot.yaml could mean, and yaml would
+ * only turn it into text with a warning printed on stderr.
+ */
+function keyProblems(node: unknown, path: Segment[], lines: LineCounter): KeyFinding[] {
   const found: KeyFinding[] = [];
   if (isMap(node)) {
     const firstOffset = new Map<string, number>();
     for (const pair of node.items) {
-      const k = keyText(pair.key);
       const offset = ((pair.key as Node | null) ?? (pair.value as Node | null))?.range?.[0] ?? 0;
+      if (pair.key !== null && !isScalar(pair.key)) {
+        found.push({ offset, path, message: complexKeyMessage(pair.key) });
+        continue;
+      }
+      const k = keyText(pair.key);
       const first = firstOffset.get(k);
       if (first === undefined) firstOffset.set(k, offset);
       else found.push({ offset, path: [...path, k], message: `duplicate key '${k}' (first set on line ${lines.linePos(first).line})` });
-      found.push(...duplicateKeys(pair.value, [...path, k], lines));
+      found.push(...keyProblems(pair.value, [...path, k], lines));
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => found.push(...duplicateKeys(item, [...path, i], lines)));
+    node.items.forEach((item, i) => found.push(...keyProblems(item, [...path, i], lines)));
   }
   return found;
+}
+
+function complexKeyMessage(key: unknown): string {
+  const what = isAlias(key) ? 'an alias (*name)' : isSeq(key) ? 'a list' : 'a mapping';
+  return `a key must be a plain name, not ${what}: write the key as text (a complex key, \`? [ … ]\`, has no meaning in robot.yaml)`;
 }
 
 function locateKey(lines: LineCounter, f: KeyFinding): Located {

@@ -67,6 +67,7 @@ async function planReceiver(opts: Options, io: Io): Promise<Plan> {
     for (const d of loaded.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
     throw new ExitError(EXIT.error);
   }
+  for (const w of loaded.warnings) io.err(`Warning: ${formatDiagnostic(w)}\n`);
   const spec = loaded.config.receiver;
   if (!spec || spec.endpoints.length === 0) {
     throw new UserError(`${opts.file} declares no receiver endpoints. Add a \`receiver:\` section with endpoints, or run \`${commandLine(io)('receiver')}\` without -f to serve /webhooks/log.`);

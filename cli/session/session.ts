@@ -45,7 +45,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Load robot.yaml or print its diagnostics and exit 1; `command` names the command in the hint for a missing file. */
+/** Load robot.yaml (its warnings on stderr) or print its diagnostics and exit 1; `command` names the command in the hint for a missing file. */
 export function loadOrExit(file: string, io: Io, command = 'plan'): Config {
   if (!existsSync(resolve(io.cwd, file))) throw missingFile(file, io, command);
   const result = loadConfig(file, io.env, { cwd: io.cwd });
