@@ -110,8 +110,19 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     release: async () => {
       clearInterval(timer);
       await renewing;
-      if (!lost.signal.aborted) await dropLease(o, lease.token);
-      lost.abort(new Error('released'));
+      // Also after a loss: a lease lost to its expiry (renewals failed under
+      // load) still holds this token until someone takes it over, and would
+      // stay on the hub. dropLease deletes it only while it holds this token,
+      // on the commit it read it at, so a taker's lease is never touched.
+      // After a loss it is best effort: the hub may be what failed.
+      const wasLost = lost.signal.aborted;
+      try {
+        await dropLease(o, lease.token);
+      } catch (err) {
+        if (!wasLost) throw err;
+      } finally {
+        lost.abort(new Error('released'));
+      }
     },
   };
 }
