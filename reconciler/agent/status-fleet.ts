@@ -111,9 +111,12 @@ function webhookStatus(name: string, input: FleetInput, reachable: boolean): Web
   if (todo.some((a) => a.type === 'create')) return { name, id: null, url: declared, enabled: null, state: 'missing', drift: todo.map(line) };
   const hooks = input.observation?.hub.ok ? input.observation.hub.webhooks : [];
   const hook = hooks.find((h) => h.id === known);
+  // A delete held back (changed outside robotctl) is drift that waits for `apply --force`.
+  const held = input.remaining?.held.find((h) => h.address === `webhooks.${name}`);
+  const drift = [...todo.map(line), ...(held ? [`delete held back: ${held.reason}`] : [])];
   return {
     name, id: hook?.id ?? known, url: hook?.url ?? declared, enabled: hook ? !hook.disabled : null,
-    state: todo.length === 0 ? 'converged' : 'drifted', drift: todo.map(line),
+    state: drift.length === 0 ? 'converged' : 'drifted', drift,
   };
 }
 

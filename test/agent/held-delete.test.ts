@@ -8,6 +8,7 @@ import { localStore } from '../../state/local-store.js';
 import { writeState } from '../../state/file.js';
 import { webhookSpecHash } from '../../reconciler/hash.js';
 import { config, webhook } from '../reconciler/plan-fixtures.js';
+import { fleetStatus } from '../../reconciler/agent/status-fleet.js';
 
 // The agent and a delete held back (issue 29.1): a state record that names a
 // webhook which no longer looks as recorded (here, edited by hand to name a
@@ -30,13 +31,20 @@ t.test('the agent reports a held delete and leaves the webhook alone', async (t)
   });
   const lines: string[] = [];
   hub.resetStats();
+  const cfg = config({ webhooks: [a] });
   const out = await reconcileOnce({ key: 'full', trigger: 'interval', note: 'test', expect: [] }, {
-    config: config({ webhooks: [a] }), store: localStore(path), mode: 'heal', lockTimeoutMs: 5000, stop: new AbortController().signal,
+    config: cfg, store: localStore(path), mode: 'heal', lockTimeoutMs: 5000, stop: new AbortController().signal,
     drivers: { hub: client, daemon: () => { throw new Error('no robot'); }, listWebhooks: true }, log: (l) => lines.push(l),
   });
   t.equal(out.summary.result, 'drift', lines.join('\n'));
   t.ok(lines.includes(`  held    delete webhooks.b (id ${foreign.id}): changed outside robotctl since the state recorded it; not deleted (robotctl's \`apply --force\` deletes it)`), lines.join('\n'));
   t.equal(hub.stats().writes, 0, 'nothing sent');
   t.ok((await client.listWebhooks()).some((h) => h.id === foreign.id), 'the foreign webhook is there');
+  const status = fleetStatus({
+    config: cfg, file: 'robot.yaml', hubEndpoint: hub.url, watchesHub: true, observation: out.observation, remaining: out.remaining,
+    state: out.state, lastRun: out.summary, now: new Date(),
+  });
+  t.equal(status.drift, true, '/status says drift too');
+  t.match(status.hub?.webhooks.find((w) => w.name === 'b'), { state: 'drifted', drift: ['delete held back: changed outside robotctl since the state recorded it'] });
   t.equal((JSON.parse(readFileSync(path, 'utf8')) as { webhooks: Record<string, { id: string }> }).webhooks.b?.id, foreign.id, 'the record stays');
 });
