@@ -112,7 +112,7 @@ function webhookStatus(name: string, input: FleetInput, reachable: boolean): Web
   const hooks = input.observation?.hub.ok ? input.observation.hub.webhooks : [];
   const hook = hooks.find((h) => h.id === known);
   // A delete held back (changed outside robotctl) is drift that waits for `apply --force`.
-  const held = input.remaining?.held.find((h) => h.address === `webhooks.${name}`);
+  const held = input.remaining?.heldDeletes.find((h) => h.address === `webhooks.${name}`);
   const drift = [...todo.map(line), ...(held ? [`delete held back: ${held.reason}`] : [])];
   return {
     name, id: hook?.id ?? known, url: hook?.url ?? declared, enabled: hook ? !hook.disabled : null,
