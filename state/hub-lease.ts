@@ -50,21 +50,26 @@ export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promis
   };
   const deadline = now() + Math.max(0, opts.timeoutMs);
   for (;;) {
-    const snap = await o.repo.ensure([o.path]);
-    const current = parseLease(snap.files.get(o.path));
-    const expired = current !== null && Date.parse(current.expires) <= now();
-    if (current === null || expired || isStale(current)) {
+    // Read and commit as one step among this process's writers (HubRepo.exclusive).
+    const step = await o.repo.exclusive(async (): Promise<{ taken: Lease } | { current: Lease } | 'stale'> => {
+      const snap = await o.repo.ensure([o.path]);
+      const current = parseLease(snap.files.get(o.path));
+      const expired = current !== null && Date.parse(current.expires) <= now();
+      if (current !== null && !expired && !isStale(current)) return { current };
       opts.mayWrite?.();
       const lease: Lease = { ...info, expires: new Date(now() + o.ttlMs).toISOString() };
       try {
         await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(lease) }, `robotctl: lock (${lease.operation}, pid ${lease.pid} on ${lease.host})`);
       } catch (err) {
-        if (err instanceof StaleParent) continue;
+        if (err instanceof StaleParent) return 'stale';
         throw err;
       }
       if (current) opts.onNote?.(takeOverNote(current, expired, o.noun ?? 'state lock'));
-      return hold(o, lease);
-    }
+      return { taken: lease };
+    });
+    if (step === 'stale') continue;
+    if ('taken' in step) return hold(o, step.taken);
+    const { current } = step;
     if (now() >= deadline || opts.signal?.aborted) {
       throw new LockError(`${describeHolder(current)}, lease until ${current.expires}; gave up after ${Math.round(opts.timeoutMs / 100) / 10}s: try again later or raise --lock-timeout`, current, false);
     }
@@ -87,12 +92,14 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     // lease): a stale parent is read again at once, not left to the next tick.
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        const snap = await o.repo.ensure([o.path]);
-        if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
-        const sent = now();
-        const next: Lease = { ...lease, expires: new Date(sent + o.ttlMs).toISOString() };
-        await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
-        expires = sent + o.ttlMs;
+        await o.repo.exclusive(async () => {
+          const snap = await o.repo.ensure([o.path]);
+          if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
+          const sent = now();
+          const next: Lease = { ...lease, expires: new Date(sent + o.ttlMs).toISOString() };
+          await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
+          expires = sent + o.ttlMs;
+        });
         return;
       } catch (err) {
         if (!(err instanceof StaleParent)) break;
@@ -110,19 +117,8 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     release: async () => {
       clearInterval(timer);
       await renewing;
-      // Also after a loss: a lease lost to its expiry (renewals failed under
-      // load) still holds this token until someone takes it over, and would
-      // stay on the hub. dropLease deletes it only while it holds this token,
-      // on the commit it read it at, so a taker's lease is never touched.
-      // After a loss it is best effort: the hub may be what failed.
-      const wasLost = lost.signal.aborted;
-      try {
-        await dropLease(o, lease.token);
-      } catch (err) {
-        if (!wasLost) throw err;
-      } finally {
-        lost.abort(new Error('released'));
-      }
+      if (!lost.signal.aborted) await dropLease(o, lease.token);
+      lost.abort(new Error('released'));
     },
   };
 }
@@ -130,15 +126,19 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
 /** Delete the lease file if it is still `token`'s (or anyone's when token is null); returns who held it. */
 export async function dropLease(o: LeaseOptions, token: string | null): Promise<Lease | null> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const snap = await o.repo.snapshot([o.path]);
-    const current = parseLease(snap?.files.get(o.path));
-    if (!snap || !current || (token !== null && current.token !== token)) return token === null ? current : null;
-    try {
-      await o.repo.commit(snap.sha, { [o.path]: null }, `robotctl: unlock (pid ${current.pid} on ${current.host})`);
-      return current;
-    } catch (err) {
-      if (!(err instanceof StaleParent)) throw err;
-    }
+    const dropped = await o.repo.exclusive(async (): Promise<{ holder: Lease | null } | 'stale'> => {
+      const snap = await o.repo.snapshot([o.path]);
+      const current = parseLease(snap?.files.get(o.path));
+      if (!snap || !current || (token !== null && current.token !== token)) return { holder: token === null ? current : null };
+      try {
+        await o.repo.commit(snap.sha, { [o.path]: null }, `robotctl: unlock (pid ${current.pid} on ${current.host})`);
+        return { holder: current };
+      } catch (err) {
+        if (err instanceof StaleParent) return 'stale';
+        throw err;
+      }
+    });
+    if (dropped !== 'stale') return dropped.holder;
   }
   return null;
 }

@@ -6,6 +6,11 @@ import { UserError, errorMessage } from '../lib/errors.js';
 // The files of a private dataset repo read at one commit, and written with
 // that commit as parent_commit: the hub refuses the write when main moved
 // (another writer, a lease renewal), and the caller re-reads and decides.
+// This process's own writers of the repo (the state, its lease, an agent's
+// leader lease) take turns from read to commit (`exclusive`): only another
+// process can make their parent stale. Racing each other, they made a state
+// write give up after 10 tries on a loaded machine, and lease renewals and
+// releases fail.
 
 export interface RepoSnapshot {
   /** Head of main when read; the parent_commit of the next write. */
@@ -23,6 +28,8 @@ export class StaleParent extends Error {
 
 export class HubRepo {
   private created = false;
+  /** The end of the last read-then-commit step of this process (exclusive). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly hub: HubClient, readonly repoId: string) {}
 
@@ -54,6 +61,13 @@ export class HubRepo {
       await sleep(100 * (attempt + 1));
     }
     throw new UserError(`the hub dataset ${this.repoId} could not be created (it is still missing after create)`);
+  }
+
+  /** Runs `step` (a read, then a commit on it) after this process's other steps on the repo, alone. */
+  exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(step, step);
+    this.turn = run.catch(() => {});
+    return run;
   }
 
   /** One commit on `parent`; StaleParent when main moved. `content` null deletes the file. */

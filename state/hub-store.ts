@@ -29,6 +29,7 @@ export interface HubStoreOptions {
 
 export { DEFAULT_LEASE_MS } from './store.js';
 const MAX_TRIES = 10;
+const STALE = Symbol('stale');
 
 export function hubStore(o: HubStoreOptions): StateStore {
   const repo = new HubRepo(o.hub, o.repo);
@@ -49,29 +50,36 @@ export function hubStore(o: HubStoreOptions): StateStore {
 
   const write = async (state: StateFile, w: WriteOptions = {}): Promise<StateFile> => {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const scopes = [...held.keys()];
-      const snap = await repo.ensure([path, ...scopes.map((sc) => lease(sc).path)]);
-      const stored = stateOf(snap);
-      if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
-      if (!w.exact && known !== undefined && (stored?.serial ?? 0) !== known) throw new UserError(movedError(where, known, stored?.serial ?? 0));
-      if (w.exact && stored && stored.serial > state.serial) throw new UserError(`the state in ${where} is newer (serial ${stored.serial} > ${state.serial}); refusing to overwrite it`);
-      const lostScope = scopes.find((sc) => parseLease(snap.files.get(lease(sc).path))?.token !== held.get(sc));
-      if (lostScope !== undefined) {
-        throw new UserError(`the ${lockNoun(lostScope)} on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
-      }
-      const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
-      try {
-        await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`);
-      } catch (err) {
-        if (err instanceof StaleParent) continue;
-        // The commit may have landed though its answer was lost.
-        if (JSON.stringify(stateOf(await repo.snapshot([path]))) === JSON.stringify(next)) { known = next.serial; return next; }
-        throw err;
-      }
-      known = next.serial;
-      return next;
+      // Read and commit as one step among this process's writers (HubRepo.exclusive); another process's commit still makes it stale.
+      const written = await repo.exclusive(() => writeOnce(state, w));
+      if (written !== STALE) return written;
     }
     throw new UserError(`could not write the state to ${where}: main kept moving during ${MAX_TRIES} tries; run again`);
+  };
+
+  /** One try: the state committed on the head it was read at, or STALE when main moved meanwhile. */
+  const writeOnce = async (state: StateFile, w: WriteOptions): Promise<StateFile | typeof STALE> => {
+    const scopes = [...held.keys()];
+    const snap = await repo.ensure([path, ...scopes.map((sc) => lease(sc).path)]);
+    const stored = stateOf(snap);
+    if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
+    if (!w.exact && known !== undefined && (stored?.serial ?? 0) !== known) throw new UserError(movedError(where, known, stored?.serial ?? 0));
+    if (w.exact && stored && stored.serial > state.serial) throw new UserError(`the state in ${where} is newer (serial ${stored.serial} > ${state.serial}); refusing to overwrite it`);
+    const lostScope = scopes.find((sc) => parseLease(snap.files.get(lease(sc).path))?.token !== held.get(sc));
+    if (lostScope !== undefined) {
+      throw new UserError(`the ${lockNoun(lostScope)} on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
+    }
+    const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
+    try {
+      await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`);
+    } catch (err) {
+      if (err instanceof StaleParent) return STALE;
+      // The commit may have landed though its answer was lost.
+      if (JSON.stringify(stateOf(await repo.snapshot([path]))) === JSON.stringify(next)) { known = next.serial; return next; }
+      throw err;
+    }
+    known = next.serial;
+    return next;
   };
 
   return {
