@@ -13,7 +13,7 @@ import { config, state, webhook } from './plan-fixtures.js';
 const a = webhook('a');
 const st = state({ webhooks: { a: { id: '1', spec: a } }, apps: { desk: { hello: { name: 'hello', source: 'https://huggingface.co/spaces/alice/hello', spaceId: 'alice/hello', path: null } } } });
 const planOf = (actions: Action[]): Plan => ({
-  format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, heldDeletes: [], heldBack: [], unreachable: [], hubError: null, secretSalt: 's', targets: [],
+  format_version: '2.1', actions, unmanaged: { webhooks: [], apps: [] }, heldDeletes: [], heldBack: [], unreachable: [], hubError: null, secretSalt: 's', targets: [], located: {}, refused: [],
   summary: { create: 0, adopt: 0, update: 0, delete: 0, robot: 0, total: actions.length },
 });
 const del = (name: string, id: string): Action => ({ type: 'delete', address: `webhooks.${name}`, name, id, reason: 'r' });
