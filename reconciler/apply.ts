@@ -11,7 +11,7 @@ import type { Action, Plan, RobotAddress } from './types.js';
 import type { ApplyReport, Reasons } from './report.js';
 import { performAction, robotDaemon, stopQuietly, type PerformContext } from './execute/perform.js';
 import { checkIdentity } from './execute/identity-check.js';
-import { executePlan, type FleetEvent, type RollbackEffects } from './execute/fleet.js';
+import { canaryOf, executePlan, type FleetEvent, type RollbackEffects } from './execute/fleet.js';
 import type { UnitEmitted } from './execute/machine.js';
 import type { UnitEffects } from './execute/run-unit.js';
 import { StateRecorder } from './execute/recorder.js';
@@ -105,7 +105,7 @@ export async function apply(
   try {
     const report = await executePlan(plan, {
       robots: Object.keys(config.robots),
-      rollout: config.rollout,
+      rollout: { ...config.rollout, canary: canaryOf(config.rollout, plan.actions) },
       parallelism: deps.parallelism ?? config.rollout.parallelism,
       // A lost lock also stops what has not started (robots of a later wave).
       stop: fence ? AbortSignal.any([signal, fence.lost]) : signal,

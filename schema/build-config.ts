@@ -129,7 +129,7 @@ function daemonSpec(d: Data): DaemonSpec {
 function rolloutSpec(r: Data): RolloutSpec {
   return {
     parallelism: typeof r.parallelism === 'number' ? r.parallelism : 10,
-    canary: typeof r.canary === 'number' ? r.canary : 0,
+    canary: typeof r.canary === 'number' ? r.canary : null,
     maxFailures: maxFailures(r.max_failures),
     // min_ready is healthy_for's old name (load.ts warns about it).
     healthyForMs: durationMs(r.healthy_for) ?? durationMs(r.min_ready) ?? DEFAULT_HEALTHY_FOR_MS,

@@ -63,8 +63,12 @@ export type MaxFailures = { kind: 'count'; value: number } | { kind: 'percent'; 
 export interface RolloutSpec {
   /** Robots worked on at once. */
   parallelism: number;
-  /** The first N robots (in file order) form the canary wave. */
-  canary: number;
+  /**
+   * The first N robots (in file order) form the canary wave. null: not
+   * declared, so 0, or 1 in a rollout that updates a daemon (reconciler's
+   * canaryOf).
+   */
+  canary: number | null;
   maxFailures: MaxFailures;
   /**
    * The health gate (rollout.healthy_for, formerly min_ready): how long a

@@ -2,7 +2,7 @@ import type { Config } from '../../schema/types.js';
 import { robotActionText, type Action, type Plan } from '../types.js';
 import type { ApplyEvent } from '../apply.js';
 import type { UnitStatus } from '../report.js';
-import { failureLimit, waves } from '../execute/fleet.js';
+import { canaryOf, failureLimit, waves } from '../execute/fleet.js';
 
 // The apply in progress as the fleet page draws it: the robots that have
 // something to do, wave by wave (the canary robots of the file first, then
@@ -77,8 +77,9 @@ export class RolloutProgress {
       this.robots.set(a.robot, r);
     }
     const busy = new Set(all.filter((n) => this.robots.has(n) && !(plan.unreachable ?? []).includes(n)));
-    const canary = new Set(all.slice(0, Math.max(0, config.rollout.canary)));
-    this.waves = waves(all, busy, config.rollout.canary, config.rollout.parallelism)
+    const size = canaryOf(config.rollout, plan.actions);
+    const canary = new Set(all.slice(0, Math.max(0, size)));
+    this.waves = waves(all, busy, size, config.rollout.parallelism)
       .map((robots) => ({ name: robots.every((n) => canary.has(n)) ? 'canary' : 'rest', robots }));
     // Robots the executor reports without running (unreachable): after the waves.
     const placed = new Set(this.waves.flatMap((w) => w.robots));

@@ -24,7 +24,7 @@ export interface FleetOptions {
   /** Robot names in file order. */
   robots: string[];
   /** How the waves go (a start's health gate is the effects' business). */
-  rollout: Pick<RolloutSpec, 'canary' | 'maxFailures'> & Partial<Pick<RolloutSpec, 'onFailure'>>;
+  rollout: { canary: number } & Pick<RolloutSpec, 'maxFailures'> & Partial<Pick<RolloutSpec, 'onFailure'>>;
   parallelism: number;
   effects: UnitEffects;
   /** on_failure: rollback's two halves; absent: nothing is put back. */
@@ -64,6 +64,18 @@ async function runHub(actions: Action[], opts: FleetOptions): Promise<UnitOutput
   const lanes = hubLanes(actions);
   const outputs = await Promise.all(lanes.map((lane) => runUnit(unitInput('hub', lane, true), opts.effects, runOpts(opts))));
   return mergeLanes('hub', actions, outputs);
+}
+
+/**
+ * The canary wave's size: rollout.canary as declared; when the file sets
+ * none, 0, but 1 in a rollout that updates a daemon. A daemon release that
+ * fails bricks a robot until someone reaches it (desktop #273, #1251), so one
+ * robot goes first unless the owner said otherwise (canary: 0 keeps them
+ * together).
+ */
+export function canaryOf(rollout: Pick<RolloutSpec, 'canary'>, actions: readonly Action[]): number {
+  if (rollout.canary !== null) return rollout.canary;
+  return actions.some((a) => a.type === 'update_daemon') ? 1 : 0;
 }
 
 /** The waves of robots that have work: the canaries (file order), then `parallelism` at a time. */

@@ -98,3 +98,14 @@ t.test('a daemon update: the robot\'s step and the last lines its job logged', a
   t.notOk(done && 'step' in done, 'no step once it finished');
   t.same(done?.log, ['b', 'c', 'd', 'e'], 'what it last logged stays');
 });
+
+t.test('rollout.canary not declared: one wave for apps, the first robot alone first when a daemon is updated', async (t) => {
+  const undeclared = { ...config, rollout: { ...config.rollout, canary: null } };
+  const apps = new RolloutProgress({ actions: [start('desk'), start('lab-1'), start('lab-2')] }, undeclared);
+  t.same(apps.snapshot().waves.map((w) => [w.name, w.robots.map((r) => r.name)]), [['rest', ['desk', 'lab-1']], ['rest', ['lab-2']]]);
+  const update = (robot: string) => ({ type: 'update_daemon' as const, robot, address: `robots.${robot}.daemon`, from: '1.9.0', to: '1.10.0', reason: 'robot.yaml says 1.10.0' });
+  const daemons = new RolloutProgress({ actions: [update('desk'), update('lab-1'), update('lab-2')] }, undeclared);
+  t.same(daemons.snapshot().waves.map((w) => [w.name, w.robots.map((r) => r.name)]), [['canary', ['desk']], ['rest', ['lab-1', 'lab-2']]]);
+  const zero = new RolloutProgress({ actions: [update('desk'), update('lab-1')] }, { ...config, rollout: { ...config.rollout, canary: 0, parallelism: 10 } });
+  t.same(zero.snapshot().waves.map((w) => w.robots.map((r) => r.name)), [['desk', 'lab-1']], 'canary: 0 declared keeps them together');
+});

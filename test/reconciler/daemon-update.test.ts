@@ -90,8 +90,10 @@ t.test('an update to the declared release: canary first, then the others; apps o
   const cfg = fleetConfig(f, [{}, {}, {}], { apps: [pathApp('quiet_app', quiet)], active: 'quiet_app' });
   cfg.daemon.version = '1.10.0';
   for (const r of Object.values(cfg.robots)) r.daemonVersion = '1.10.0';
+  cfg.rollout.canary = null; // not declared: a rollout that updates a daemon still sends one robot first
   const { p, report, events } = await run(f, cfg);
   t.same(p.actions.filter((a) => a.type === 'update_daemon').map((a) => a.address), ['robots.desk.daemon', 'robots.lab-1.daemon', 'robots.lab-2.daemon']);
+  t.same(report.waves, [['desk'], ['lab-1', 'lab-2']], 'the first robot of the file is the canary wave');
   t.same(report.robots.map((r) => [r.name, r.status]), [['desk', 'converged'], ['lab-1', 'converged'], ['lab-2', 'converged']], JSON.stringify(report.robots));
   t.same(await versions(f), ['1.10.0', '1.10.0', '1.10.0']);
   const order = steps(events);

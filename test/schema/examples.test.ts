@@ -29,7 +29,7 @@ t.test('examples/robot.yaml is valid: one robot, every app, fleet active', async
     enabled: true,
   });
   t.strictSame(c.receiver, { port: 7860, secrets: [], endpoints: [{ name: 'redeploy', action: 'reconcile', app: null }] });
-  t.strictSame(c.rollout, { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' });
+  t.strictSame(c.rollout, { parallelism: 10, canary: null, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' });
 });
 
 t.test('examples/fleet.yaml is valid and its overrides resolve per robot', async (t) => {

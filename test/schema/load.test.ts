@@ -81,7 +81,7 @@ t.test('defaults for a minimal file', async (t) => {
     {
       version: 1, file: undefined, hub: { endpoint: 'https://huggingface.co' }, webhooks: {}, apps: {}, active: null, robots: {},
       daemon: { version: null, updateTimeoutMs: 600_000 },
-      rollout: { parallelism: 10, canary: 0, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' }, notify: null, receiver: null, stateBlock: null,
+      rollout: { parallelism: 10, canary: null, maxFailures: { kind: 'count', value: 0 }, healthyForMs: 10_000, onFailure: 'rollback' }, notify: null, receiver: null, stateBlock: null,
     },
   );
   t.equal(c.file, '/srv/robots/robot.yaml');
