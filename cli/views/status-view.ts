@@ -44,10 +44,13 @@ export function renderStatus(doc: FleetStatus, color: boolean): string {
     lines.push(indent(formatTable(['NAME', 'URL', 'REACHABLE', 'DAEMON', 'RUNNING', 'AT BOOT', 'CONVERGED'], rows).text));
     const who = doc.robots.map((r) => [r.name, r.robot_name ?? '-', r.hardware_id ?? '-', appsText(r)]);
     lines.push('', indent(formatTable(['NAME', 'ROBOT NAME', 'HARDWARE ID', 'INSTALLED'], who).text));
-    // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it, a refusal.
+    // Why, in the robot's words: a crashed app's exception (issue 30.2), the agent's last failure on it, a
+    // refusal, and each difference from robot.yaml, as the fleet page lists them (a held-back revision carries
+    // the failed install's pip line, issue 30.1).
     for (const r of doc.robots) {
       if (r.app_error) lines.push(`  ${r.name}: ${r.running ?? 'the app'} crashed: ${c.bad(r.app_error)}`);
       if (r.reachable && r.error) lines.push(`  ${r.name}: ${c.bad(r.error)}`);
+      if (r.reachable) for (const d of r.drift) lines.push(`  ${r.name}: ${c.dim(d)}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -68,6 +68,22 @@ t.test('status: a drifted webhook says why, and the hub being down is shown', as
   t.match(downText, /redeploy\s+wh1\s+\S+\s+-\s+no hub not observed/, 'the id recorded in the state, state unknown');
 });
 
+t.test('status: a drifted robot lists each difference, a held-back revision with the robot\'s reason (issue 30.1)', async (t) => {
+  const held = 'b'.repeat(40);
+  const good = 'a'.repeat(40);
+  const s = state({ webhooks: { redeploy: { id: 'wh1', spec: hook } }, apps: { desk: { hello_app: { ...hello, sha: good } } } });
+  s.rollouts = { history: [], held: { hello_app: { sha: held, reason: "desk: install failed: ERROR: Package 'hello-app' requires a different Python: 3.11.7 not in '>=3.99'", rollout: 'r-1', at: '2026-01-01T00:00:00.000Z' } } };
+  const observed = observation({
+    hooks: [hookOf('wh1', hook)],
+    robots: { desk: robotObs([installedOf(hello, { installed_sha: good })], { app: installedOf(hello, { installed_sha: good }), state: 'running' }), lab: robotObs() },
+    spaces: { 'alice/hello_app': held },
+  });
+  const text = renderStatus(statusDoc(desired, observed, s, plan(desired, observed, s)), false);
+  t.match(text, "  desk: app hello_app: revision bbbbbbb held back (rollout r-1 failed with it: desk: install failed: ERROR: Package 'hello-app' requires a different Python: 3.11.7 not in '>=3.99')\n");
+  t.match(text, /^ {2}lab: app hello_app: revision bbbbbbb held back \(rollout r-1 failed with it: desk: install failed: ERROR: /m, 'lab, which lacks the app, is not given it either, and says why');
+  t.equal(text.split('\n').filter((l) => /^ {2}(desk|lab): /.test(l)).length, 2, 'one line each');
+});
+
 t.test('state show: owned webhooks and apps, the lock holder, never a secret', async (t) => {
   const text = renderState('/x/.robotctl/state.json', true, owned, { pid: 4242, host: 'desk-pc', time: '2026-11-22T05:00:00.000Z', operation: 'apply', token: 'tok-hidden' });
   t.match(text, 'State: /x/.robotctl/state.json (lineage test-lineage, serial 1)');

@@ -83,6 +83,9 @@ t.test('a failing install prints pip\'s reason; --json has reason and log_tail',
   t.match(failed?.reason, [/^ERROR: Package 'bad-rt' requires a different Python/]);
   t.equal(failed?.log_tail[failed.log_tail.length - 1], "Job 'install' failed with error: Failed to install app 'bad_rt'");
   t.ok((failed?.log_tail.length ?? 0) > 1 && (failed?.log_tail.length ?? 99) <= 20);
+  // status says it too: the revision is held back, with pip's line.
+  const status = await cli(['status', '-f', 'robot.yaml']);
+  t.match(status.stdout, /^ {2}desk: app bad: revision [0-9a-f]{7} held back \(rollout \S+ failed with it: desk: install failed: ERROR: Package 'bad-rt' requires a different Python/m);
 });
 
 t.test('a crash prints the exception; status --json has it and the traceback', async (t) => {
