@@ -4,7 +4,7 @@ import { ExitError, UserError } from '../../lib/errors.js';
 import type { Io } from '../../lib/io.js';
 import { createHubClient } from '../../drivers/hub/client.js';
 import { resolveEndpoint } from '../../drivers/hub/endpoint.js';
-import { resolveToken } from '../../drivers/hub/token.js';
+import { resolveToken, type ResolvedToken } from '../../drivers/hub/token.js';
 import { HubError } from '../../drivers/hub/errors.js';
 import type { CommitOperation, RepoInfo } from '../../drivers/hub/types.js';
 import { checkApp } from './check.js';
@@ -44,6 +44,15 @@ function operations(existing: RepoInfo | null, root: string, files: string[]): C
   return [...adds, ...deletes];
 }
 
+/** The token a publish uses; none is a one-line error (asked before `app create --publish` makes anything). */
+export function publishToken(flag: string | undefined, io: Io): ResolvedToken {
+  const token = resolveToken({ flag: flag ?? null, env: io.env });
+  if (!token) {
+    throw new UserError(`You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run \`${commandLine(io)('auth login')}\` (or pass --token-file PATH).`);
+  }
+  return token;
+}
+
 /** `robotctl app publish PATH`: Space `<user>/<name>`, all files in one commit. Returns the Space URL. */
 export async function publishApp(opts: PublishOptions, io: Io): Promise<string> {
   const root = resolve(io.cwd, opts.path);
@@ -51,10 +60,7 @@ export async function publishApp(opts: PublishOptions, io: Io): Promise<string> 
     io.err(`App path ${root} does not exist.\n`);
     throw new ExitError(1);
   }
-  const token = resolveToken({ flag: opts.token ?? null, env: io.env });
-  if (!token) {
-    throw new UserError(`You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run \`${commandLine(io)('auth login')}\` (or pass --token-file PATH).`);
-  }
+  const token = publishToken(opts.token, io);
   const name = await appName(root, opts.check, io);
   const endpoint = resolveEndpoint(io.env);
   const client = createHubClient({ endpoint, token: token.token });

@@ -11,16 +11,18 @@ export async function run(args: string[], io: Io): Promise<number> {
   withTokenOptions(subCommand(cmd, 'create', io), 'with --publish: Hub token (default: HF_TOKEN, else the token `auth login` saved)')
     .description('Create a new app folder from a template')
     .argument('<name>', 'app name: a Python package name (underscores, no dashes)')
-    .argument('<dest>', 'existing folder the app folder is created in')
+    .argument('<dest>', 'folder the app folder is created in (made when missing)')
     .option('--template <template>', 'default (settings page + head/antenna loop) or conversation', 'default')
     .option('--publish', 'publish the new app as a Space right after creating it, and make the folder a git clone of it (origin)')
     .option('--private', 'with --publish: make the Space private')
     .action(async (name: string, dest: string, opts: TokenFlags & { template: string; publish?: boolean; private?: boolean }) => {
+      const token = opts.publish ? tokenFromFlags(io, opts) ?? undefined : undefined;
+      // Without a token the publish would fail after the folder is made, and a second try would find it there.
+      if (opts.publish) (await import('../app/publish.js')).publishToken(token, io);
       const { createApp } = await import('../app/create.js');
       const base = createApp({ name, dest, template: opts.template }, io);
       if (opts.publish) {
         const { publishApp } = await import('../app/publish.js');
-        const token = tokenFromFlags(io, opts) ?? undefined;
         const url = await publishApp({ path: base, token, private: Boolean(opts.private), check: true }, io);
         await (await import('../app/publish-remote.js')).setSpaceRemote(base, url, token, io);
       }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathWithoutRobotctl, runInProcess } from '../helpers/cli.js';
 import { startHub } from '../../runtime/hub/server.js';
@@ -100,6 +100,13 @@ t.test('no token, or a wrong one: a clear message, never the token', async (t) =
   t.equal(r.code, 1);
   t.equal(r.stderr, 'Error: You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `node bin/robotctl.js auth login` (or pass --token-file PATH).\n',
     'it names the variable and the login, never --token (visible in ps)');
+  // app create --publish asks for the token first: nothing is made, so the same command works once logged in.
+  const fresh = join(dir, 'fresh');
+  r = await runInProcess(['app', 'create', 'new_app', fresh, '--publish'], { env });
+  t.equal(r.code, 1);
+  t.equal(r.stderr, 'Error: You need to be logged in to Hugging Face to publish an app: set HF_TOKEN, or run `node bin/robotctl.js auth login` (or pass --token-file PATH).\n');
+  t.equal(r.stdout, '', 'no "Created app" line');
+  t.notOk(existsSync(fresh), 'no folder made');
   r = await runInProcess(['app', 'publish', makeApp(dir), '--no-check', '--token', 'hf_wrong_secret_value'], { env });
   t.equal(r.code, 1);
   t.match(r.stderr, /^Warning: --token is visible to other users in the process list \(ps\); use --token-file PATH or HF_TOKEN instead\.\nError: Publishing failed: /);
