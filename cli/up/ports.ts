@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { UserError } from '../../lib/errors.js';
+import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 import type { Config } from '../../schema/types.js';
 import { isLoopback, portOf } from './robots.js';
 
@@ -20,7 +21,7 @@ export function portsOf(config: Config, hubPort: number): WantedPort[] {
   for (const r of Object.values(config.robots)) {
     if (isLoopback(r.url)) wanted.push({ port: portOf(r.url), what: `robot ${r.name}` });
   }
-  const receiver = config.receiver?.port ?? 7860;
+  const receiver = config.receiver?.port ?? DEFAULT_RECEIVER_PORT;
   if (receiver !== 0) wanted.push({ port: receiver, what: 'the receiver' });
   return wanted;
 }

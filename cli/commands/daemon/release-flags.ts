@@ -1,11 +1,14 @@
 import { UsageError } from '../../../lib/errors.js';
 import { parseRelease } from '../../../lib/release-version.js';
-import type { ReleaseOptions } from '../../../runtime/daemon/update/releases.js';
+import type { DaemonOptions } from '../../../runtime/daemon/context.js';
 
 // The simulated daemon's version flags, checked before any robot starts:
 // --daemon-version V (the version it starts with), --releases LIST (what its
 // update API can install), --crashloop-releases LIST (what installs, then
 // never comes back: for tests of a failed update), --hardware-id ID|none.
+
+/** What startDaemon takes as `release` (its options, runtime/daemon/context.ts: not the daemon's internals). */
+type ReleaseOptions = NonNullable<DaemonOptions['release']>;
 
 export interface ReleaseFlags {
   daemonVersion?: string;
