@@ -72,8 +72,7 @@ export function plan(desired: Config, observed: Observation, state: StateFile, o
 
 export function summarise(actions: Action[]): PlanSummary {
   const s: PlanSummary = { create: 0, adopt: 0, update: 0, delete: 0, robot: 0, total: actions.length };
-  for (let i = 0; i < actions.length; i++) { // indexed: no iterator result per action (see planWebhooks)
-    const a = actions[i] as Action;
+  for (const a of actions) {
     if (a.type === 'create' || a.type === 'adopt' || a.type === 'delete') s[a.type] += 1;
     else if (a.type === 'update' || a.type === 'enable' || a.type === 'disable') s.update += 1;
     else s.robot += 1;
@@ -106,8 +105,7 @@ function refuseEmptying(actions: Action[], desired: Config, allowEmpty: boolean)
   if (allowEmpty) return;
   let webhooks = 0;
   let apps = 0;
-  for (let i = 0; i < actions.length; i++) {
-    const a = actions[i] as Action;
+  for (const a of actions) {
     if (a.type === 'delete') webhooks += 1;
     else if (a.type === 'remove') apps += 1;
   }

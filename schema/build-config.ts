@@ -62,9 +62,7 @@ function webhookSpecs(v: unknown): Record<string, WebhookSpec> {
   const r = record(v);
   if (!r) return {};
   const out = r as Record<string, unknown>;
-  const names = Object.keys(r);
-  for (let n = 0; n < names.length; n++) { // indexed: see webhookFindings in rules.ts
-    const name = names[n] as string;
+  for (const name of Object.keys(r)) {
     const w = record(r[name]);
     if (w) out[name] = webhookSpec(name, w);
     else delete out[name];

@@ -78,8 +78,7 @@ export function substituteData(dollars: Dollar[], env: NodeJS.ProcessEnv): Findi
   // Thousands of webhooks usually share a few texts (`${WEBHOOK_SECRET}`):
   // each text is substituted, checked and retyped once.
   const seen = new Map<string, Seen>();
-  for (let i = 0; i < dollars.length; i++) { // indexed: see webhookFindings in rules.ts
-    const d = dollars[i] as Dollar;
+  for (const d of dollars) {
     const text = String((d.parent as Record<string | number, unknown>)[d.key]);
     let e = seen.get(text);
     if (!e) seen.set(text, (e = seenOf(substitute(text, env))));
