@@ -147,8 +147,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   const stopTimeoutMs = number(f.stopTimeout, '--stop-timeout', 0) * 1000;
   const release = releaseFlags(f, robots);
   const home = io.env.HOME ?? homedir();
-  // The robots' control thread boots on the other core while the servers' code loads and the routes are set up.
-  (await import('../../runtime/daemon/sim/control-clock.js')).controlClock.warmUp();
   const { defaultAppsDir } = await import('../../runtime/daemon/context.js');
   const { startDaemon } = await import('../../runtime/daemon/server.js');
   await warnOfflineWithoutWheel(io, f.offline === true);
