@@ -54,20 +54,27 @@ export function runUnit(input: UnitInput, effects: UnitEffects, opts: RunUnitOpt
   const actor = createActor(providedMachine(effects, input.unit, opts.onEvent), { input, ...(opts.clock ? { clock: opts.clock } : {}) });
   return new Promise<UnitOutput>((resolve, reject) => {
     const cleanup: (() => void)[] = [];
-    const finish = (out: UnitOutput): void => { cleanup.forEach((f) => f()); resolve(out); };
+    let settled = false;
+    const finish = (out: UnitOutput): void => {
+      if (settled) return;
+      settled = true;
+      cleanup.forEach((f) => f());
+      resolve(out);
+    };
     if (opts.onEvent) {
       const sub = actor.on('*', (e) => opts.onEvent?.(e as UnitEmitted));
       cleanup.push(() => sub.unsubscribe());
     }
     actor.subscribe({
       complete: () => finish(actor.getSnapshot().output as UnitOutput),
-      error: (err) => { cleanup.forEach((f) => f()); reject(err); },
+      error: (err) => { if (settled) return; settled = true; cleanup.forEach((f) => f()); reject(err); },
     });
     const onStop = (): void => actor.send({ type: 'STOP' });
     const onHard = (): void => {
       const ctx = actor.getSnapshot().context;
-      actor.stop();
+      // Settled first: stop() calls `complete` at once, with no output (an actor stopped has none).
       finish({ unit: input.unit, status: 'stopped', completed: ctx.completed, failed: ctx.failed, notDone: input.actions.slice(ctx.index) });
+      actor.stop();
     };
     listen(opts.stop, onStop, cleanup);
     listen(opts.hard, onHard, cleanup);

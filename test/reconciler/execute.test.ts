@@ -108,6 +108,26 @@ t.test('STOP lets the action in flight finish and be recorded, then ends', async
   t.same(log, ['record robots.desk.apps.a']);
 });
 
+t.test('the hard stop (a lost lock, a second Ctrl-C) aborts the action in flight and says what was done', async (t) => {
+  const log: string[] = [];
+  const hard = new AbortController();
+  let aborted = false;
+  const done = runUnit(input([start('desk', 'a'), start('desk', 'b'), start('desk', 'c')]), effects(async (a, signal) => {
+    if (a.address.endsWith('.a')) return { result: {}, detail: '' };
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => { aborted = true; resolve(); }, { once: true }));
+    throw new Error('aborted');
+  }, log), { hard: hard.signal });
+  while (log.length === 0) await flush();
+  await flush();
+  hard.abort();
+  const out = await done;
+  t.ok(aborted, 'the action in flight saw its signal abort');
+  t.equal(out.status, 'stopped');
+  t.same(out.completed.map((a) => a.address), ['robots.desk.apps.a']);
+  t.same(out.notDone.map((a) => a.address), ['robots.desk.apps.b', 'robots.desk.apps.c']);
+  t.same(log, ['record robots.desk.apps.a']);
+});
+
 t.test('the hub unit goes on after a failed webhook', async (t) => {
   const out = await runUnit(input([del('a'), del('b')], { continueOnError: true }), effects(async (a) => {
     if (a.address === 'webhooks.a') throw new HubError('403 Forbidden', { status: 403, retriable: false });
