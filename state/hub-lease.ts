@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeHolder, isStale, LockError, type LockInfo } from './lock.js';
-import { StaleParent, type HubRepo } from './hub-repo.js';
+import { StaleParent, StaleRead, type HubRepo } from './hub-repo.js';
 import { LEASE_RENEW_FRACTION, leaseSafeUntil, type HeldLock, type StoreLockOptions } from './store.js';
 
 // A lock in a hub repo is a lease: a file naming the holder (pid, host,
@@ -10,7 +10,11 @@ import { LEASE_RENEW_FRACTION, leaseSafeUntil, type HeldLock, type StoreLockOpti
 // parent_commit, so of two takers exactly one wins; it is renewed every
 // quarter of its length while held and taken over once it has expired (or at
 // once when its holder is a dead process of this host). A holder that finds
-// the lease no longer its own has lost it: `lost` aborts.
+// the lease no longer its own has lost it: `lost` aborts. A holder's own
+// commits (renewal, release) are fenced by what they were decided from: each
+// request is sent only while the lease, as read, keeps its margin, or while
+// the read is fresh (see `holderGuard`), so a holder paused after its read
+// sends nothing on waking but a new read.
 
 export interface Lease extends LockInfo {
   /** ISO time after which anyone may take the lease over. */
@@ -59,7 +63,8 @@ export async function takeLease(o: LeaseOptions, opts: StoreLockOptions): Promis
       opts.mayWrite?.();
       const lease: Lease = { ...info, expires: new Date(now() + o.ttlMs).toISOString() };
       try {
-        await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(lease) }, `robotctl: lock (${lease.operation}, pid ${lease.pid} on ${lease.host})`);
+        // mayWrite again before each request (the preupload, then the commit): a pause may fall between them.
+        await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(lease) }, `robotctl: lock (${lease.operation}, pid ${lease.pid} on ${lease.host})`, opts.mayWrite);
       } catch (err) {
         if (err instanceof StaleParent) return 'stale';
         throw err;
@@ -93,11 +98,14 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await o.repo.exclusive(async () => {
+          // Read in this turn: the guard counts the read's age from here, not from a wait for the turn.
+          const readAt = now();
           const snap = await o.repo.ensure([o.path]);
-          if (parseLease(snap.files.get(o.path))?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
+          const current = parseLease(snap.files.get(o.path));
+          if (current?.token !== lease.token) { lost.abort(new Error('the lease was taken over')); return; }
           const sent = now();
           const next: Lease = { ...lease, expires: new Date(sent + o.ttlMs).toISOString() };
-          await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`);
+          await o.repo.commit(snap.sha, { [o.path]: JSON.stringify(next) }, `robotctl: renew lock (pid ${lease.pid} on ${lease.host})`, holderGuard(o, readAt, current));
           expires = sent + o.ttlMs;
         });
         return;
@@ -123,15 +131,39 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
   };
 }
 
+/**
+ * The fence of a holder's commit on its own lease (`mine`, as read at
+ * `readAt`), asked before each request: sent while the lease as read keeps
+ * its margin (nobody may take it before it expires), or else while the read
+ * is fresh, younger than that margin (a late renewal under load: a lease that
+ * expired but that nobody took is still renewed). Otherwise StaleRead and
+ * nothing is sent: this process was paused after it read (or while the read
+ * was in flight), the lease may have been taken over meanwhile, and what it
+ * decided from is read again.
+ */
+function holderGuard(o: LeaseOptions, readAt: number, mine: Lease): () => void {
+  const now = o.now ?? Date.now;
+  const margin = o.ttlMs / LEASE_RENEW_FRACTION;
+  const safeUntil = Date.parse(mine.expires) - margin;
+  return () => {
+    const t = now();
+    if (t < safeUntil || t - readAt < margin) return;
+    throw new StaleRead();
+  };
+}
+
 /** Delete the lease file if it is still `token`'s (or anyone's when token is null); returns who held it. */
 export async function dropLease(o: LeaseOptions, token: string | null): Promise<Lease | null> {
+  const now = o.now ?? Date.now;
   for (let attempt = 0; attempt < 10; attempt++) {
     const dropped = await o.repo.exclusive(async (): Promise<{ holder: Lease | null } | 'stale'> => {
+      const readAt = now();
       const snap = await o.repo.snapshot([o.path]);
       const current = parseLease(snap?.files.get(o.path));
       if (!snap || !current || (token !== null && current.token !== token)) return { holder: token === null ? current : null };
       try {
-        await o.repo.commit(snap.sha, { [o.path]: null }, `robotctl: unlock (pid ${current.pid} on ${current.host})`);
+        // A holder's release is fenced as its renewals are; `state unlock --force` (no token) is a person's decision.
+        await o.repo.commit(snap.sha, { [o.path]: null }, `robotctl: unlock (pid ${current.pid} on ${current.host})`, token === null ? undefined : holderGuard(o, readAt, current));
         return { holder: current };
       } catch (err) {
         if (err instanceof StaleParent) return 'stale';

@@ -26,6 +26,19 @@ export class StaleParent extends Error {
   }
 }
 
+/**
+ * A write's guard found what it was decided from too old to act on (this
+ * process was paused or starved since it read): nothing was sent. A StaleParent,
+ * so the caller reads again and decides anew.
+ */
+export class StaleRead extends StaleParent {
+  constructor() {
+    super();
+    this.message = 'what was read is too old to write on';
+    this.name = 'StaleRead';
+  }
+}
+
 export class HubRepo {
   private created = false;
   /** The end of the last read-then-commit step of this process (exclusive). */
@@ -70,14 +83,28 @@ export class HubRepo {
     return run;
   }
 
-  /** One commit on `parent`; StaleParent when main moved. `content` null deletes the file. */
-  async commit(parent: string, files: Record<string, string | null>, summary: string): Promise<string> {
+  /**
+   * One commit on `parent`; StaleParent when main moved. `content` null
+   * deletes the file. `guard` is asked before each request the commit sends
+   * (a lease's fence); what it throws is thrown as is, nothing more sent.
+   */
+  async commit(parent: string, files: Record<string, string | null>, summary: string, guard?: () => void): Promise<string> {
     const ops = Object.entries(files).map(([path, content]) => (content === null
       ? { op: 'delete' as const, path }
       : { op: 'add' as const, path, content: Buffer.from(content) }));
+    let refused: { err: unknown } | null = null;
+    const asked = guard && ((): void => {
+      try {
+        guard();
+      } catch (err) {
+        refused = { err };
+        throw err;
+      }
+    });
     try {
-      return (await this.hub.commit('dataset', this.repoId, ops, summary, undefined, parent)).commitOid;
+      return (await this.hub.commit('dataset', this.repoId, ops, summary, undefined, parent, asked)).commitOid;
     } catch (err) {
+      if (refused) throw (refused as { err: unknown }).err;
       if (isStaleParent(err)) throw new StaleParent();
       throw new UserError(`cannot write to the hub dataset ${this.repoId}: ${errorMessage(err)}`);
     }

@@ -16,7 +16,10 @@ import { DEFAULT_LEASE_MS, lineageError, lockNoun, movedError, type HeldLock, ty
 // That check is the fencing token: every lease this store holds (the state
 // lock, and an agent's leader lock) is read in the same snapshot whose head
 // is the write's parent_commit, so a takeover committed after the read makes
-// the write fail as stale, and one committed before makes it refused.
+// the write fail as stale, and one committed before makes it refused. And
+// each request of the commit is sent only while every one of those leases
+// keeps its margin (HeldLock.safeUntil): a writer paused between its read
+// and its commit sends nothing on waking.
 
 export interface HubStoreOptions {
   hub: HubClient;
@@ -40,8 +43,8 @@ export function hubStore(o: HubStoreOptions): StateStore {
   });
   /** Serial last read or written (0: read and absent); undefined before the first read. */
   let known: number | undefined;
-  /** The token of each lease this store holds, by scope: the write's fence. Kept after a loss (writes refused) until released. */
-  const held = new Map<LockScope, string>();
+  /** Each lease this store holds, by scope: the write's fence. Kept after a loss (writes refused) until released. */
+  const held = new Map<LockScope, HeldLock>();
 
   const stateOf = (snap: RepoSnapshot | null): StateFile | null => {
     const text = snap?.files.get(path);
@@ -65,14 +68,22 @@ export function hubStore(o: HubStoreOptions): StateStore {
     if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
     if (!w.exact && known !== undefined && (stored?.serial ?? 0) !== known) throw new UserError(movedError(where, known, stored?.serial ?? 0));
     if (w.exact && stored && stored.serial > state.serial) throw new UserError(`the state in ${where} is newer (serial ${stored.serial} > ${state.serial}); refusing to overwrite it`);
-    const lostScope = scopes.find((sc) => parseLease(snap.files.get(lease(sc).path))?.token !== held.get(sc));
+    const lostScope = scopes.find((sc) => parseLease(snap.files.get(lease(sc).path))?.token !== held.get(sc)?.info.token);
     if (lostScope !== undefined) {
       throw new UserError(`the ${lockNoun(lostScope)} on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
     }
     const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
+    let fenced: UserError | null = null;
+    const guard = (): void => {
+      const short = scopes.find((sc) => (held.get(sc)?.safeUntil() ?? 0) <= Date.now());
+      if (short === undefined) return;
+      fenced = new UserError(`the ${lockNoun(short)} on ${where} ran short of its lease (this process was paused or starved, or lost it); nothing was written: run again`);
+      throw fenced;
+    };
     try {
-      await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`);
+      await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`, guard);
     } catch (err) {
+      if (err === fenced) throw err;
       if (err instanceof StaleParent) return STALE;
       // The commit may have landed though its answer was lost.
       if (JSON.stringify(stateOf(await repo.snapshot([path]))) === JSON.stringify(next)) { known = next.serial; return next; }
@@ -95,11 +106,11 @@ export function hubStore(o: HubStoreOptions): StateStore {
     lock: async (opts: StoreLockOptions): Promise<HeldLock> => {
       const scope = opts.scope ?? 'state';
       const lock = await takeLease(lease(scope), opts);
-      held.set(scope, lock.info.token);
+      held.set(scope, lock);
       return {
         ...lock,
         release: async () => {
-          if (held.get(scope) === lock.info.token) held.delete(scope);
+          if (held.get(scope) === lock) held.delete(scope);
           await lock.release();
         },
       };

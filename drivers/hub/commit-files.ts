@@ -53,7 +53,7 @@ async function uploadModes(ctx: LfsUploadContext, adds: AddOperation[], infos: U
       return { path: op.path, sample: info.sample.toString('base64'), size: info.size };
     });
     const res = ctx.json(await ctx.http.send({
-      method: 'POST', path: `${repoApiPath(ctx.type, ctx.repoId)}/preupload/${encodeURIComponent(ctx.revision)}`, json: { files }, idempotent: true, signal: ctx.signal,
+      method: 'POST', path: `${repoApiPath(ctx.type, ctx.repoId)}/preupload/${encodeURIComponent(ctx.revision)}`, json: { files }, idempotent: true, signal: ctx.signal, guard: ctx.guard,
     })) as { files?: { path?: unknown; uploadMode?: unknown }[] } | null;
     if (!Array.isArray(res?.files)) throw new HubError('Unexpected answer from the hub: preupload without files', { status: null, retriable: false });
     for (const f of res.files) if (typeof f.path === 'string' && typeof f.uploadMode === 'string') modes.set(f.path, f.uploadMode);

@@ -21,6 +21,12 @@ export interface HttpRequest {
   /** Safe to repeat after an unknown outcome (reset, timeout, 5xx). */
   idempotent: boolean;
   signal?: AbortSignal;
+  /**
+   * Called just before each attempt is sent, retries included; what it
+   * throws is thrown at once (never retried) and nothing more is sent: the
+   * fence of a lease holder that may have been paused since it decided.
+   */
+  guard?: () => void;
 }
 
 export interface HttpResponse {
@@ -42,6 +48,8 @@ export interface LinkRequest {
   /** Send the token too, but only if the link is on the hub's own origin. */
   withToken: boolean;
   signal?: AbortSignal;
+  /** As HttpRequest.guard. */
+  guard?: () => void;
 }
 
 export interface HttpOptions {
@@ -58,6 +66,14 @@ export function defaultUserAgent(): string {
     return `robotctl/${(JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version}`;
   } catch {
     return 'robotctl';
+  }
+}
+
+/** A request's guard refused it: not retried; send() throws the guard's own error. */
+class Refused extends Error {
+  constructor(readonly reason: unknown) {
+    super('refused by its guard before it was sent');
+    this.name = 'Refused';
   }
 }
 
@@ -89,16 +105,33 @@ export class HubHttp {
     return `${this.origin}${this.basePath}${path}`;
   }
 
-  /** One request, retried as the policy allows. */
+  /** One request, retried as the policy allows; its guard is asked before each attempt. */
   send(req: HttpRequest): Promise<HttpResponse> {
-    return this.retry(req.idempotent, req.signal, () => this.sendOnce(req));
+    return this.guardedRetry(req.guard, req.idempotent, req.signal, () => this.sendOnce(req));
+  }
+
+  /** retry() with `guard` asked before each attempt: what it throws is thrown as is, never retried. */
+  private async guardedRetry<T>(guard: (() => void) | undefined, idempotent: boolean, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    if (!guard) return this.retry(idempotent, signal, work);
+    try {
+      return await this.retry(idempotent, signal, () => {
+        try {
+          guard();
+        } catch (err) {
+          throw new Refused(err);
+        }
+        return work();
+      });
+    } catch (err) {
+      throw err instanceof Refused ? err.reason : err;
+    }
   }
 
   /** Any work made of sendOnce() calls, retried under this driver's policy. */
   retry<T>(idempotent: boolean, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
     return retrying({
       policy: this.opts.retry, clock: this.opts.clock ?? realClock, idempotent, signal,
-      judge: (err) => (err instanceof HubError ? err.failure : networkFailure(err)),
+      judge: (err) => (err instanceof HubError ? err.failure : err instanceof Refused ? { kind: 'permanent' } : networkFailure(err)),
     }, work);
   }
 
@@ -137,7 +170,7 @@ export class HubHttp {
     const url = new URL(req.href);
     const shown: HttpRequest = { method: req.method, path: '', idempotent: true };
     const where = `${url.origin}${url.pathname}`;
-    return this.retry(true, req.signal, async () => {
+    return this.guardedRetry(req.guard, true, req.signal, async () => {
       const headers: Record<string, string> = { 'user-agent': this.userAgent, ...req.headers };
       if (req.withToken && url.origin === this.origin && this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
       if (req.contentType) headers['content-type'] = req.contentType;

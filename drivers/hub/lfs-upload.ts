@@ -45,6 +45,8 @@ export interface LfsUploadContext {
   repoId: string;
   revision: string;
   signal?: AbortSignal | undefined;
+  /** Asked before each request (HttpRequest.guard): a lease holder's fence. */
+  guard?: (() => void) | undefined;
 }
 
 /** Uploads what the hub does not have yet; returns how many objects were sent. */
@@ -84,7 +86,7 @@ async function batch(ctx: LfsUploadContext, chunk: LfsObject[]): Promise<BatchAn
     json: {
       operation: 'upload', transfers: ['basic'], objects: chunk.map((o) => ({ oid: o.oid, size: o.size })), hash_algo: 'sha256', ref: { name: ctx.revision },
     },
-    contentType: LFS_JSON, accept: LFS_JSON, idempotent: true, signal: ctx.signal,
+    contentType: LFS_JSON, accept: LFS_JSON, idempotent: true, signal: ctx.signal, guard: ctx.guard,
   })) as { objects?: unknown; transfer?: unknown } | null;
   if (!Array.isArray(res?.objects)) throw malformed('no `objects` list');
   if (res.transfer !== undefined && res.transfer !== null && res.transfer !== 'basic') {
@@ -122,12 +124,12 @@ async function transfer(ctx: LfsUploadContext, object: LfsObject, answer: BatchA
   if ('chunk_size' in upload.header) throw malformed(`a multipart upload for ${object.path}, but robotctl offered only "basic"`);
   await ctx.http.sendTo({
     method: 'PUT', href: onEndpoint(upload.href, ctx.endpoint), headers: upload.header, body: () => openContent(object.op),
-    contentLength: object.size, withToken: false, signal: ctx.signal,
+    contentLength: object.size, withToken: false, signal: ctx.signal, guard: ctx.guard,
   });
   if (answer.verify) {
     await ctx.http.sendTo({
       method: 'POST', href: onEndpoint(answer.verify.href, ctx.endpoint), headers: answer.verify.header,
-      body: () => JSON.stringify({ oid: object.oid, size: object.size }), contentType: 'application/json', withToken: true, signal: ctx.signal,
+      body: () => JSON.stringify({ oid: object.oid, size: object.size }), contentType: 'application/json', withToken: true, signal: ctx.signal, guard: ctx.guard,
     });
   }
 }

@@ -46,11 +46,11 @@ export function repoCalls(http: HubHttp, json: (res: HttpResponse) => unknown): 
     }
   };
 
-  const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal, parentCommit) => {
-    const lines = await uploadAndDescribe({ http, json, endpoint: http.url(''), type, repoId, revision: 'main', signal }, operations);
+  const commit: RepoCalls['commit'] = async (type, repoId, operations, summary, signal, parentCommit, guard) => {
+    const lines = await uploadAndDescribe({ http, json, endpoint: http.url(''), type, repoId, revision: 'main', signal, guard }, operations);
     const res = await http.send({
       method: 'POST', path: `${repoApiPath(type, repoId)}/commit/main`, body: ndjson(lines, summary, parentCommit),
-      contentType: 'application/x-ndjson', idempotent: false, signal,
+      contentType: 'application/x-ndjson', idempotent: false, signal, guard,
     });
     const out = json(res) as { commitOid?: unknown } | null;
     if (typeof out?.commitOid !== 'string') throw new HubError('Unexpected answer from the hub: commit without commitOid', { status: res.status, retriable: false });

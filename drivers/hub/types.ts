@@ -108,8 +108,10 @@ export interface HubClient {
   /**
    * With `parentCommit`, the hub refuses the commit (412, or 400 on older
    * hubs: see isStaleParent) when main has moved since that commit.
+   * `guard` is called before each request the commit sends (its preupload,
+   * the commit, a retry): what it throws ends the commit with nothing more sent.
    */
-  commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal, parentCommit?: string): Promise<{ commitOid: string }>;
+  commit(type: RepoType, repoId: string, operations: CommitOperation[], summary: string, signal?: AbortSignal, parentCommit?: string, guard?: () => void): Promise<{ commitOid: string }>;
   downloadFile(type: RepoType, repoId: string, path: string, revision?: string, signal?: AbortSignal): Promise<Buffer>;
 
   // Discussions (discussions.ts)

@@ -33,6 +33,8 @@ export interface FencingOutcome {
   /** A's requests after SIGCONT that change something (not GET/HEAD), hub then robot. */
   hubWrites: string[];
   robotWrites: string[];
+  /** For a failure's diagnosis: A's output and the start of each write's body (a commit's summary names what it wrote). */
+  diagnosis: { a: string; bodies: string[] };
   serialBefore: number;
   serialAfter: number;
   /** B converged both changes while A was still frozen. */
@@ -56,8 +58,8 @@ robots:
 rollout: { healthy_for: 1.5s }
 `;
 
-const writes = (p: FaultProxy, from: number): string[] =>
-  p.seen.slice(from).filter((s) => s.method !== 'GET' && s.method !== 'HEAD').map((s) => `${s.method} ${s.url}`);
+const changing = (p: FaultProxy, from: number) => p.seen.slice(from).filter((s) => s.method !== 'GET' && s.method !== 'HEAD');
+const writes = (p: FaultProxy, from: number): string[] => changing(p, from).map((s) => `${s.method} ${s.url}`);
 
 export interface Backend {
   /** The robot.yaml state block (lease 3s). */
@@ -136,6 +138,7 @@ export async function fencingScenario(t: Test, backend: Backend): Promise<Fencin
     a, b, tookOverWhileFrozen,
     hubWrites: writes(hubProxy, hubMark),
     robotWrites: writes(robotProxy, robotMark),
+    diagnosis: { a: a.out(), bodies: [...changing(hubProxy, hubMark), ...changing(robotProxy, robotMark)].map((s) => `${s.url}: ${s.body.slice(0, 300)}`) },
     serialBefore,
     serialAfter: await serial(hub.url),
     webhooks: (await hubClient.listWebhooks()).length,
