@@ -28,8 +28,8 @@ t.test('a paused leader on the hub backend writes nothing after it resumes', asy
   };
   const out = await fencingScenario(t, { block: `{ backend: hub, repo: ${REPO}, lease: 3s }`, serial, holdStateLock });
   t.ok(out.tookOverWhileFrozen, 'the standby took over and converged while the leader was frozen');
-  t.same(out.hubWrites, [], 'no hub write from the old leader after SIGCONT (webhooks, state, locks)', out.diagnosis);
-  t.same(out.robotWrites, [], 'no robot write from the old leader after SIGCONT', out.diagnosis);
+  t.same(out.hubWrites, [], 'no hub write from the old leader after SIGCONT (webhooks, state, locks)', out.hubWrites.length > 0 ? out.diagnosis : {});
+  t.same(out.robotWrites, [], 'no robot write from the old leader after SIGCONT', out.robotWrites.length > 0 ? out.diagnosis : {});
   t.equal(out.serialAfter, out.serialBefore, 'no state serial from the old leader');
   t.equal(out.webhooks, 3, 'the hub holds what the new leader made: one webhook per name');
   t.equal(out.running, 'one_app', 'the robot runs what the new leader started');

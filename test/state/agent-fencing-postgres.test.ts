@@ -33,8 +33,8 @@ t.test('a frozen leader on postgres loses the lead within its lease and writes n
   const out = await fencingScenario(t, { block: `{ backend: postgres, url: "${db.url}", key: fencing, lease: 3s }`, serial, holdStateLock });
   t.ok(out.tookOverWhileFrozen, 'the standby took over and converged while the leader was frozen');
   t.match(out.b.out(), new RegExp(`^Took over the agents' leader lock of pid ${out.a.child.pid} on host \\S+ \\(agent since \\S+\\): its lease expired at \\S+\\.$`, 'm'), 'one line says whose lease it took over');
-  t.same(out.hubWrites, [], 'no hub write from the old leader after SIGCONT', out.diagnosis);
-  t.same(out.robotWrites, [], 'no robot write from the old leader after SIGCONT', out.diagnosis);
+  t.same(out.hubWrites, [], 'no hub write from the old leader after SIGCONT', out.hubWrites.length > 0 ? out.diagnosis : {});
+  t.same(out.robotWrites, [], 'no robot write from the old leader after SIGCONT', out.robotWrites.length > 0 ? out.diagnosis : {});
   t.equal(out.serialAfter, out.serialBefore, 'no state serial from the old leader');
   t.equal(out.webhooks, 3, 'one webhook per name');
   t.equal(out.running, 'one_app');
