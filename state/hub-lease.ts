@@ -14,7 +14,8 @@ import { LEASE_RENEW_FRACTION, leaseSafeUntil, type HeldLock, type StoreLockOpti
 // commits (renewal, release) are fenced by what they were decided from: each
 // request is sent only while the lease, as read, keeps its margin, or while
 // the read is fresh (see `holderGuard`), so a holder paused after its read
-// sends nothing on waking but a new read.
+// sends nothing on waking but a new read. Release deletes the file whenever
+// it is still this holder's, also once it expired unrenewed.
 
 export interface Lease extends LockInfo {
   /** ISO time after which anyone may take the lease over. */
@@ -91,11 +92,12 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
   const now = o.now ?? Date.now;
   const lost = new AbortController();
   let expires = Date.parse(lease.expires);
-  let renewing: Promise<void> = Promise.resolve();
+  let renewing: Promise<void> | null = null;
   const renew = async (): Promise<void> => {
     // Main moves under every commit of this process too (the state, its other
-    // lease): a stale parent is read again at once, not left to the next tick.
-    for (let attempt = 0; attempt < 5; attempt++) {
+    // lease): a stale parent is read again at once, not left to the next tick,
+    // and again while the lease lasts (then five more times, a late renewal).
+    for (let attempt = 0; attempt < 5 || now() < expires; attempt++) {
       try {
         await o.repo.exclusive(async () => {
           // Read in this turn: the guard counts the read's age from here, not from a wait for the turn.
@@ -116,7 +118,13 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     // A failed renewal is tried again next tick; past the expiry the lease is lost.
     if (now() >= expires) lost.abort(new Error('the lease expired before it could be renewed'));
   };
-  const timer = setInterval(() => { if (!lost.signal.aborted) renewing = renewing.then(renew); }, Math.max(50, Math.floor(o.ttlMs / LEASE_RENEW_FRACTION)));
+  // One renewal at a time: a tick that finds one still running (a loaded
+  // machine, commits that contend) is skipped. Queued, late renewals came in
+  // a burst of commits that made each other, and the state's, stale.
+  const timer = setInterval(() => {
+    if (lost.signal.aborted || renewing) return;
+    renewing = renew().finally(() => { renewing = null; });
+  }, Math.max(50, Math.floor(o.ttlMs / LEASE_RENEW_FRACTION)));
   timer.unref();
   return {
     info: lease,
@@ -125,7 +133,14 @@ function hold(o: LeaseOptions, lease: Lease): HeldLock {
     release: async () => {
       clearInterval(timer);
       await renewing;
-      if (!lost.signal.aborted) await dropLease(o, lease.token);
+      // Lost or not: dropLease deletes the file only if a fresh read shows it
+      // still this holder's (one taken over is left alone). A lease that
+      // expired before a renewal could land, and that nobody took, is still
+      // this holder's file: left behind, the next taker would report taking
+      // over from a holder that had finished.
+      const drop = dropLease(o, lease.token);
+      // A holder that knows it lost the lease (the hub unreachable, say) fails no caller for the cleanup.
+      await (lost.signal.aborted ? drop.catch(() => null) : drop);
       lost.abort(new Error('released'));
     },
   };

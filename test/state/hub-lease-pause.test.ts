@@ -178,3 +178,20 @@ t.test('taking a lock asks mayWrite before each request of its commit', async (t
   t.same(writesSince(mark).map((w) => w.replace(/\/api\/datasets\/alice\/pause-take/, '…')), ['POST /api/repos/create', 'POST …/preupload/main'], 'the preupload went, the commit did not');
   t.equal(await a.holder(), null, 'no lease was written');
 });
+
+t.test('a lease that expired before a renewal could land, and that nobody took, is still removed on release', async (t) => {
+  const repo = 'alice/pause-expired';
+  let failing = true;
+  // The hub refuses every commit for a while (500): the renewals fail until the lease has expired.
+  const faulty = await startFaultProxy(hub.url, (req) => (failing && req.method === 'POST' && /\/commit\/main$/.test(req.url ?? '') ? { kind: 'status', status: 500 } : null));
+  t.teardown(() => faulty.close());
+  const a = hubStore({ hub: client(faulty.url), repo, leaseMs: 600 });
+  failing = false;
+  const held = await a.lock({ timeoutMs: 0 });
+  failing = true;
+  t.equal(await lostReason(held), 'the lease expired before it could be renewed');
+  failing = false;
+  t.match(await a.holder(), { token: held.info.token }, 'nobody took it: the file is still the holder\'s');
+  await held.release();
+  t.equal(await a.holder(), null, 'released: no lease left behind');
+});
