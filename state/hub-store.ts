@@ -1,11 +1,11 @@
 import type { HubClient } from '../drivers/hub/types.js';
 import { UserError } from '../lib/errors.js';
-import { HubRepo, StaleParent, type RepoSnapshot } from './hub-repo.js';
+import { HubRepo, StaleParent, StaleRead, type RepoSnapshot } from './hub-repo.js';
 import { dropLease, parseLease, readLease, takeLease, type LeaseOptions } from './hub-lease.js';
 import { parseStateText } from './file.js';
 import type { StateFile } from './types.js';
 import { batchedJournal } from './batched-journal.js';
-import { DEFAULT_LEASE_MS, lineageError, lockNoun, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
+import { DEFAULT_LEASE_MS, LEASE_RENEW_FRACTION, lineageError, lockNoun, movedError, type HeldLock, type LockScope, type StateStore, type StoreLockOptions, type WriteOptions } from './store.js';
 
 // The state as a file in a private dataset repo on the hub, so that CI
 // runners and laptops share it. Every write is one commit on the head it
@@ -18,8 +18,9 @@ import { DEFAULT_LEASE_MS, lineageError, lockNoun, movedError, type HeldLock, ty
 // is the write's parent_commit, so a takeover committed after the read makes
 // the write fail as stale, and one committed before makes it refused. And
 // each request of the commit is sent only while every one of those leases
-// keeps its margin (HeldLock.safeUntil): a writer paused between its read
-// and its commit sends nothing on waking.
+// keeps its margin (HeldLock.safeUntil), or else while the read is younger
+// than that margin (a renewal late under load): a writer paused between its
+// read and its commit sends nothing on waking but a new read.
 
 export interface HubStoreOptions {
   hub: HubClient;
@@ -38,8 +39,9 @@ export function hubStore(o: HubStoreOptions): StateStore {
   const repo = new HubRepo(o.hub, o.repo);
   const path = o.path ?? 'state.json';
   const where = `hub dataset ${o.repo} (${path})`;
+  const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const lease = (scope: LockScope = 'state'): LeaseOptions => ({
-    repo, path: scope === 'leader' ? `${path}.leader.lock` : `${path}.lock`, ttlMs: o.leaseMs ?? DEFAULT_LEASE_MS, noun: lockNoun(scope),
+    repo, path: scope === 'leader' ? `${path}.leader.lock` : `${path}.lock`, ttlMs: leaseMs, noun: lockNoun(scope),
   });
   /** Serial last read or written (0: read and absent); undefined before the first read. */
   let known: number | undefined;
@@ -63,6 +65,8 @@ export function hubStore(o: HubStoreOptions): StateStore {
   /** One try: the state committed on the head it was read at, or STALE when main moved meanwhile. */
   const writeOnce = async (state: StateFile, w: WriteOptions): Promise<StateFile | typeof STALE> => {
     const scopes = [...held.keys()];
+    // Read in this turn: the guard counts the read's age from here, not from a wait for the turn.
+    const readAt = Date.now();
     const snap = await repo.ensure([path, ...scopes.map((sc) => lease(sc).path)]);
     const stored = stateOf(snap);
     if (stored && stored.lineage !== state.lineage) throw new UserError(lineageError(where, stored.lineage, state.lineage));
@@ -73,17 +77,15 @@ export function hubStore(o: HubStoreOptions): StateStore {
       throw new UserError(`the ${lockNoun(lostScope)} on ${where} was taken over by another process (this one's lease expired); nothing was written: run again`);
     }
     const next: StateFile = w.exact ? state : { ...state, serial: Math.max(state.serial, stored?.serial ?? 0) + 1 };
-    let fenced: UserError | null = null;
     const guard = (): void => {
-      const short = scopes.find((sc) => (held.get(sc)?.safeUntil() ?? 0) <= Date.now());
-      if (short === undefined) return;
-      fenced = new UserError(`the ${lockNoun(short)} on ${where} ran short of its lease (this process was paused or starved, or lost it); nothing was written: run again`);
-      throw fenced;
+      const now = Date.now();
+      if (now - readAt < leaseMs / LEASE_RENEW_FRACTION) return;
+      if (scopes.every((sc) => (held.get(sc)?.safeUntil() ?? 0) > now)) return;
+      throw new StaleRead();
     };
     try {
       await repo.commit(snap.sha, { [path]: `${JSON.stringify(next, null, 2)}\n` }, `robotctl: state serial ${next.serial}`, guard);
     } catch (err) {
-      if (err === fenced) throw err;
       if (err instanceof StaleParent) return STALE;
       // The commit may have landed though its answer was lost.
       if (JSON.stringify(stateOf(await repo.snapshot([path]))) === JSON.stringify(next)) { known = next.serial; return next; }
