@@ -14,8 +14,12 @@ import { LEASE_RENEW_FRACTION, leaseSafeUntil, type HeldLock, type StoreLockOpti
 // commits (renewal, release) are fenced by what they were decided from: each
 // request is sent only while the lease, as read, keeps its margin, or while
 // the read is fresh (see `holderGuard`), so a holder paused after its read
-// sends nothing on waking but a new read. Release deletes the file whenever
-// it is still this holder's, also once it expired unrenewed.
+// sends nothing on waking but a new read. Release deletes the file when a
+// read of its own shows it still this holder's, also once it expired
+// unrenewed (nobody took it), fenced by that read as a renewal is; its
+// parent_commit makes it stale if someone took the lease since. Every step
+// (take, renew, release) reads and commits in this process's turn on the
+// repo (HubRepo.exclusive).
 
 export interface Lease extends LockInfo {
   /** ISO time after which anyone may take the lease over. */
