@@ -15,12 +15,17 @@ import { startFaultProxy } from '../helpers/fault-proxy.js';
 
 const USER = { name: 'alice', token: 'hf_alice_self_contention_1' };
 const REPO = 'alice/self-contention';
+const RENEWALS = 8;
 
 t.test("a process's own commits to the state repo never race each other", async (t) => {
   const hub = await startHub({ users: [USER] });
   let sent = 0;
-  const proxy = await startFaultProxy(hub.url, (req) => {
-    if (req.method === 'POST' && /\/commit\/main$/.test(req.url ?? '')) sent += 1;
+  let renewals = 0;
+  const proxy = await startFaultProxy(hub.url, (req, body) => {
+    if (req.method === 'POST' && /\/commit\/main$/.test(req.url ?? '')) {
+      sent += 1;
+      if (body.includes('robotctl: renew lock')) renewals += 1;
+    }
     return null;
   });
   const client = createHubClient({ endpoint: proxy.url, token: USER.token });
@@ -29,20 +34,30 @@ t.test("a process's own commits to the state repo never race each other", async 
     const r = await fetch(`${hub.url}/api/datasets/${REPO}/commits/main`, { headers: { authorization: `Bearer ${USER.token}` } });
     return r.ok ? ((await r.json()) as unknown[]).length : 0;
   };
-  // A short lease: both leases renew every 100 ms while the state is written.
-  const store = hubStore({ hub: client, repo: REPO, leaseMs: 400 });
+  // Both leases renew every 500 ms while the state is written, until at
+  // least RENEWALS renewals were sent among the writes: the contention is
+  // counted, not left to the machine's speed. (A 400 ms lease, renewed every
+  // 100 ms, was shorter than a loaded machine's read of the repo: the
+  // lease's fence then rightly refuses the writes, whose reads are too old.)
+  const store = hubStore({ hub: client, repo: REPO, leaseMs: 2000 });
   await client.createRepo('dataset', REPO, { private: true }); // its first commit is the hub's, before the count
   let state = (await store.read()) ?? newState();
   const before = { sent, landed: await commits() };
   const leader = await store.lock({ timeoutMs: 5000, operation: 'agent', scope: 'leader' });
   const lock = await store.lock({ timeoutMs: 5000, operation: 'agent' });
   t.teardown(async () => { await lock.release().catch(() => {}); await leader.release().catch(() => {}); });
-  for (let i = 0; i < 20; i++) state = await store.write({ ...state, webhooks: { [`w${i}`]: { id: `id-${i}`, specHash: 'h' } } });
+  let writes = 0;
+  const renewed = renewals;
+  for (; writes < 20 || (renewals - renewed < RENEWALS && writes < 500); writes++) {
+    state = await store.write({ ...state, webhooks: { [`w${writes}`]: { id: `id-${writes}`, specHash: 'h' } } });
+  }
+  const renewedAmong = renewals - renewed;
   await lock.release();
   await leader.release();
-  t.equal(state.serial, 20, 'every write stored');
+  t.ok(renewedAmong >= RENEWALS, `the leases were renewed among the writes (${renewedAmong} renewals, ${writes} writes)`);
+  t.equal(state.serial, writes, 'every write stored');
   t.notOk(leader.lost.reason instanceof Error && leader.lost.reason.message !== 'released', 'the leader lease was never lost');
   const landed = (await commits()) - before.landed;
-  t.ok(landed >= 24, `the two takes, the writes, the renewals and the two releases landed (${landed} commits)`);
+  t.ok(landed >= 4 + writes + renewedAmong, `the two takes, the writes, the renewals and the two releases landed (${landed} commits)`);
   t.equal(sent - before.sent, landed, 'no commit was refused as stale: each one sent landed');
 });
