@@ -86,13 +86,16 @@ const lostReason = async (lock: HeldLock): Promise<string> => {
 /** Another store takes the lease once it has expired (it polls). */
 const takeOver = (other: StateStore): Promise<HeldLock> => other.lock({ timeoutMs: 20_000, pollMs: 50 });
 const withHook = (s: StateFile, name: string): StateFile => ({ ...s, webhooks: { ...s.webhooks, [name]: { id: `id-${name}`, specHash: 'sha256:0' } } });
+/** Holder `a` (through the recording proxy, freezable) holding the lease on `repo`, and `b`, another store on the same repo. */
+async function holderAndTaker(repo: string, leaseMs: number) {
+  const f = freezable(client(proxy.url));
+  const a = hubStore({ hub: f.hub, repo, leaseMs });
+  const b = hubStore({ hub: client(hub.url), repo, leaseMs });
+  return { f, a, b, held: await a.lock({ timeoutMs: 0 }) };
+}
 
 t.test('a renewal whose read was answered before the pause sends nothing on waking', async (t) => {
-  const repo = 'alice/pause-renew';
-  const f = freezable(client(proxy.url));
-  const a = hubStore({ hub: f.hub, repo, leaseMs: 600 });
-  const b = hubStore({ hub: client(hub.url), repo, leaseMs: 600 });
-  const held = await a.lock({ timeoutMs: 0 });
+  const { f, b, held } = await holderAndTaker('alice/pause-renew', 600);
   // Nothing else of a's reads the repo now: the next repo info is its first renewal's.
   await f.arm((name) => name === 'repoInfo');
   const taken = await takeOver(b);
@@ -107,11 +110,7 @@ t.test('a renewal whose read was answered before the pause sends nothing on waki
 });
 
 t.test('a state write whose read was answered before the pause sends nothing on waking', async (t) => {
-  const repo = 'alice/pause-write';
-  const f = freezable(client(proxy.url));
-  const a = hubStore({ hub: f.hub, repo, leaseMs: 600 });
-  const b = hubStore({ hub: client(hub.url), repo, leaseMs: 600 });
-  const held = await a.lock({ timeoutMs: 0 });
+  const { f, a, b, held } = await holderAndTaker('alice/pause-write', 600);
   await a.read();
   const s1 = await a.write(newState());
   // Only a state write reads state.json under the lock.
@@ -133,12 +132,8 @@ t.test('a state write whose read was answered before the pause sends nothing on 
 });
 
 t.test('a release whose read was answered before the pause sends nothing on waking', async (t) => {
-  const repo = 'alice/pause-release';
-  const f = freezable(client(proxy.url));
   // A 4 s lease: its first renewal is due in 1 s, after the release has read.
-  const a = hubStore({ hub: f.hub, repo, leaseMs: 4000 });
-  const b = hubStore({ hub: client(hub.url), repo, leaseMs: 4000 });
-  const held = await a.lock({ timeoutMs: 0 });
+  const { f, b, held } = await holderAndTaker('alice/pause-release', 4000);
   const frozen = f.arm((name) => name === 'repoInfo');
   const release = held.release();
   await frozen;
