@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { exchange, ExchangeTimeout, type Answer } from '../../lib/http-exchange.js';
 import { DaemonError, codeFor } from './errors.js';
 import { networkFailure, statusFailure } from '../../lib/retry.js';
+import { networkCodeText } from '../../lib/network-words.js';
 
 // One JSON request to a daemon, with a timeout, mapped to DaemonError (no
 // retry here: the client wraps calls in lib/retry.ts).
@@ -36,7 +37,7 @@ function networkError(err: unknown, url: string, timedOut: boolean): DaemonError
   if (timedOut) return new DaemonError('timeout', `robot daemon at ${url} did not answer in time`, { failure: { kind: 'unknown' } });
   const failure = networkFailure(err);
   if (NETWORK_CODES.has(code) || NETWORK_CODES.has(cause) || err instanceof TypeError) {
-    return new DaemonError('unreachable', `robot daemon at ${url} is unreachable (${code || cause || (err as Error).message})`, { failure });
+    return new DaemonError('unreachable', `robot daemon at ${url} is unreachable: ${code || cause ? networkCodeText(code || cause) : (err as Error).message}`, { failure });
   }
   return new DaemonError('unreachable', `robot daemon at ${url}: ${(err as Error).message}`, { failure });
 }

@@ -6,6 +6,7 @@ import { exchange } from '../../lib/http-exchange.js';
 import { packagePath } from '../../lib/paths.js';
 import { HubError, hubMessageOf, scrub } from './errors.js';
 import { errorCode, networkFailure, realClock, retrying, statusFailure, type RetryClock, type RetryPolicy } from '../../lib/retry.js';
+import { networkCodeText } from '../../lib/network-words.js';
 import { STATUS_CODES } from 'node:http';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -224,7 +225,7 @@ export class HubHttp {
 
   private networkError(req: HttpRequest, err: unknown, where = this.url(req.path)): HubError {
     const code = errorCode(err);
-    const detail = code ?? (err instanceof Error ? err.message : String(err));
+    const detail = code !== null ? networkCodeText(code) : err instanceof Error ? err.message : String(err);
     return new HubError(scrub(`${req.method} ${where} failed: ${detail}`, this.opts.token), { status: null, failure: networkFailure(err) });
   }
 }

@@ -63,7 +63,7 @@ t.test('unreachable and silent daemons are typed transient errors', async (t) =>
   await new Promise((r) => closed.close(r));
   const gone = createDaemonClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
   t.teardown(() => gone.close());
-  await t.rejects(gone.daemonStatus(), { code: 'unreachable', transient: true });
+  await t.rejects(gone.daemonStatus(), { code: 'unreachable', transient: true, message: /is unreachable: ECONNREFUSED \(connection refused: nothing listens on that port\)$/ });
   await t.rejects(gone.waitUntilRunning(600), { code: 'timeout' });
 
   const sockets = new Set<import('node:net').Socket>();
