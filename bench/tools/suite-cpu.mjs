@@ -13,7 +13,7 @@
 // printed apart; it is removed at the end. With --runs N each file runs N
 // times in turn and the median CPU is printed.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +33,11 @@ if (args.length === 0 || !Number.isInteger(runs) || runs < 1) {
 const base = mkdtempSync(join(tmpdir(), 'robotctl-suite-cpu-'));
 // Not named like a run's own folder, so the `after` script of each run leaves it (test/setup/run-folder.mjs).
 const runDir = join(base, 'shared-run');
-mkdirSync(runDir, { mode: 0o1777 });
+mkdirSync(runDir);
+// As test/setup/run-folder.mjs: other users reach their folders in it (the
+// tests run PostgreSQL as its `postgres` user), so the way there is open too.
+chmodSync(base, 0o755);
+chmodSync(runDir, 0o1777);
 
 /** bash's `times` figure "1m2.345s" → seconds. */
 function seconds(text) {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { pathWithoutRobotctl, repoRoot, runProcess, spawnLongRunning, type LongRunning } from '../helpers/cli.js';
 import { createDaemonClient } from '../../drivers/daemon/client.js';
 import { freePort } from '../helpers/ports.js';
@@ -16,6 +16,11 @@ import { upFleetYaml } from './helpers.js';
 // hint (the git loop only) works as written too.
 
 t.test('restarting up keeps a Space pushed with git, and the robots keep running it', { timeout: 300_000 }, async (t) => {
+  // up prints paths under its working folder (the clone's root) relative to
+  // it, and the hints below are checked as such: this folder stays in the
+  // clone, where tap keeps fixtures, not in the run's temporary folder
+  // (test/setup/tap-bundle.mjs).
+  t.testdirName = join(repoRoot, '.tap', 'fixtures', basename(t.testdirName));
   const dir = t.testdir();
   const ports = { receiver: await freePort(), desk: await freePort(), lab: await freePort(), hub: await freePort() };
   const file = join(dir, 'fleet.yaml');
