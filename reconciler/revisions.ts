@@ -1,4 +1,5 @@
 import type { Action } from './types.js';
+import type { RevisionChange } from '../state/rollouts.js';
 import { shortSha } from './plan-held.js';
 
 // The revisions an action moves an app between, as plan, diff, apply and the
@@ -18,4 +19,32 @@ export function revisionText(a: Action): string {
 export function appWithRevisions(a: Action & { app: string }): string {
   const rev = revisionText(a);
   return rev === '' ? a.app : `${a.app} ${rev}`;
+}
+
+/**
+ * A rollout's change of one app on one robot, as `rollout history` and the
+ * discussion comment print it: `new` for no app before, `local files` for a
+ * `path:` folder (as the plan says it), `?` for a revision nobody reported.
+ */
+export function changeEnds(c: Pick<RevisionChange, 'from' | 'to' | 'fromPath' | 'toPath'>): { from: string; to: string } {
+  const from = c.fromPath !== undefined ? 'local files' : c.from === null ? 'new' : shortSha(c.from);
+  const to = c.toPath !== undefined ? 'local files' : c.to === null ? '?' : shortSha(c.to);
+  return { from, to };
+}
+
+/** The same change in the snake_case of the JSON outputs (history --json, notify's POST). */
+export interface RevisionChangeJson {
+  robot: string;
+  app: string;
+  from: string | null;
+  to: string | null;
+  from_path?: string;
+  to_path?: string;
+}
+
+export function changeJson(c: RevisionChange): RevisionChangeJson {
+  return {
+    robot: c.robot, app: c.app, from: c.from, to: c.to,
+    ...(c.fromPath !== undefined ? { from_path: c.fromPath } : {}), ...(c.toPath !== undefined ? { to_path: c.toPath } : {}),
+  };
 }

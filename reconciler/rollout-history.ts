@@ -1,5 +1,6 @@
 import type { Plan } from './types.js';
 import type { ApplyReport, UnitReport, UnitStatus } from './report.js';
+import type { AppRecord } from '../state/types.js';
 import type { HeldRevision, RevisionChange, RobotOutcome, RolloutOutcome, RolloutRecord, RolloutTrigger } from '../state/rollouts.js';
 
 // A rollout as the state remembers it (state/rollouts.ts): made from the plan
@@ -16,14 +17,22 @@ export function rolloutId(startedAt: Date, tail: string): string {
   return `${startedAt.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${tail}`;
 }
 
-/** Each app's revision on each robot: before (as the plan knew it) and what the rollout installs. */
+/** Each app's revision on each robot: before (as the plan knew it) and what the rollout installs; a local folder by its path. */
 export function revisionChanges(plan: Pick<Plan, 'actions'>): RevisionChange[] {
   const out: RevisionChange[] = [];
   for (const a of plan.actions) {
-    if (a.type === 'install') out.push({ robot: a.robot, app: a.app, from: null, to: a.record.sha });
-    else if (a.type === 'update_app') out.push({ robot: a.robot, app: a.app, from: a.previous.sha, to: a.record.sha });
+    if (a.type === 'install') out.push(changeOf(a.robot, a.app, null, a.record));
+    else if (a.type === 'update_app') out.push(changeOf(a.robot, a.app, a.previous, a.record));
   }
   return out;
+}
+
+function changeOf(robot: string, app: string, from: AppRecord | null, to: AppRecord): RevisionChange {
+  // A folder's `sha` is null, or the daemon's own `local-<hash>`: its path says what it was.
+  return {
+    robot, app, from: from?.sha ?? null, to: to.sha,
+    ...(from !== null && from.path !== null ? { fromPath: from.path } : {}), ...(to.path !== null ? { toPath: to.path } : {}),
+  };
 }
 
 const OUTCOME: Record<UnitStatus, RobotOutcome> = {

@@ -3,7 +3,7 @@ import type { HubClient } from '../drivers/hub/types.js';
 import type { NotifySender } from '../drivers/notify/webhook.js';
 import type { RevisionChange, RolloutRecord, RolloutTrigger } from '../state/rollouts.js';
 import { errorMessage } from '../lib/errors.js';
-import { shortSha } from './plan-held.js';
+import { changeEnds, changeJson, type RevisionChangeJson } from './revisions.js';
 
 // Who hears a rollout's outcome (robot.yaml `notify:`): the notify webhook
 // gets a JSON POST when the rollout starts and when it ends (succeeded,
@@ -25,7 +25,7 @@ export interface RolloutNotice {
   /** The app whose revision the rollout changes (the first, when several); null when none changes. */
   app: string | null;
   apps: string[];
-  revisions: RevisionChange[];
+  revisions: RevisionChangeJson[];
   robots: { name: string; outcome: string; reason: string | null }[];
   file: string;
   started_at: string;
@@ -42,7 +42,7 @@ export interface DiscussionRef {
 export function startedNotice(id: string, trigger: RolloutTrigger, startedAt: Date, revisions: RevisionChange[], robots: string[], file: string): RolloutNotice {
   const apps = [...new Set(revisions.map((r) => r.app))];
   return {
-    format_version: NOTICE_FORMAT_VERSION, event: 'started', rollout_id: id, trigger, app: apps[0] ?? null, apps, revisions,
+    format_version: NOTICE_FORMAT_VERSION, event: 'started', rollout_id: id, trigger, app: apps[0] ?? null, apps, revisions: revisions.map(changeJson),
     robots: robots.map((name) => ({ name, outcome: 'pending', reason: null })), file, started_at: startedAt.toISOString(), finished_at: null, duration_ms: null,
   };
 }
@@ -52,14 +52,17 @@ export function finishedNotice(record: RolloutRecord, file: string): RolloutNoti
   const event: NoticeEvent = record.outcome === 'interrupted' ? 'failed' : record.outcome;
   return {
     format_version: NOTICE_FORMAT_VERSION, event, rollout_id: record.id, trigger: record.trigger, app: apps[0] ?? null, apps,
-    revisions: record.revisions, robots: record.robots.map((r) => ({ name: r.name, outcome: r.outcome, reason: r.reason })), file,
+    revisions: record.revisions.map(changeJson), robots: record.robots.map((r) => ({ name: r.name, outcome: r.outcome, reason: r.reason })), file,
     started_at: record.startedAt, finished_at: record.finishedAt, duration_ms: record.durationMs,
   };
 }
 
 /** The discussion comment: the outcome, the revisions, each robot's outcome and reason (markdown). */
 export function commentText(n: RolloutNotice, app: string): string {
-  const revs = n.revisions.filter((r) => r.app === app).map((r) => `${r.robot}: ${r.from ? shortSha(r.from) : 'new'} → ${r.to ? shortSha(r.to) : '?'}`);
+  const revs = n.revisions.filter((r) => r.app === app).map((r) => {
+    const e = changeEnds({ from: r.from, to: r.to, fromPath: r.from_path, toPath: r.to_path });
+    return `${r.robot}: ${e.from} → ${e.to}`;
+  });
   const lines = [`**robotctl rollout ${n.rollout_id}: ${n.event.replace('_', ' ')}** (${app}, ${n.trigger})`, ''];
   if (revs.length > 0) lines.push(`Revisions: ${revs.join('; ')}`, '');
   for (const r of n.robots) lines.push(`- ${r.name}: ${r.outcome.replace('_', ' ')}${r.reason ? ` — ${r.reason}` : ''}`);

@@ -24,12 +24,19 @@ export interface RolloutRobotRecord {
   reason: string | null;
 }
 
-/** One app's revision on one robot: what it ran before the rollout and what the rollout brought. */
+/**
+ * One app's revision on one robot: what it ran before the rollout and what
+ * the rollout brought. A local folder (`path:`) has no revision: its end is
+ * null with the folder in `fromPath`/`toPath`; a null end without a path is
+ * no app (from) or a revision nobody reported (to).
+ */
 export interface RevisionChange {
   robot: string;
   app: string;
   from: string | null;
   to: string | null;
+  fromPath?: string;
+  toPath?: string;
 }
 
 export interface RolloutRecord {

@@ -1,6 +1,7 @@
 import { useColor, type Io } from '../../lib/io.js';
 import type { RolloutLog, RolloutRecord } from '../../state/rollouts.js';
 import { groupHeld, heldLine, shortSha } from '../../reconciler/plan-held.js';
+import { changeEnds, changeJson } from '../../reconciler/revisions.js';
 import { commandLine } from './command-line.js';
 import type { CommandLine } from '../../lib/command-line.js';
 import { duration, palette, type Palette } from './format.js';
@@ -63,13 +64,14 @@ export function renderHistory(log: RolloutLog, limit: number, p: Palette = palet
   return `${lines.join('\n')}`;
 }
 
-/** `hello_app 58cf875 → 3a0575e` per app, with the robot count when the robots started from different revisions. */
+/** `hello_app 58cf875 → 3a0575e` (`new → local files` for a folder's install) per app, with the robot count when the robots started from different revisions. */
 function revisionsText(r: RolloutRecord): string {
   const byApp = new Map<string, { from: Set<string>; to: Set<string> }>();
   for (const c of r.revisions) {
     const e = byApp.get(c.app) ?? { from: new Set<string>(), to: new Set<string>() };
-    e.from.add(c.from === null ? 'new' : shortSha(c.from));
-    e.to.add(c.to === null ? '?' : shortSha(c.to));
+    const ends = changeEnds(c);
+    e.from.add(ends.from);
+    e.to.add(ends.to);
     byApp.set(c.app, e);
   }
   if (byApp.size === 0) return '-';
@@ -90,7 +92,7 @@ function historyJson(log: RolloutLog, limit: number): Record<string, unknown> {
     format_version: ROLLOUT_FORMAT_VERSION,
     rollouts: log.history.slice(-limit).reverse().map((r) => ({
       id: r.id, trigger: r.trigger, started_at: r.startedAt, finished_at: r.finishedAt, duration_ms: r.durationMs,
-      revisions: r.revisions, waves: r.waves, outcome: r.outcome, robots: r.robots,
+      revisions: r.revisions.map(changeJson), waves: r.waves, outcome: r.outcome, robots: r.robots,
     })),
     held: Object.fromEntries(Object.entries(log.held).map(([app, h]) => [app, { sha: h.sha, reason: h.reason, rollout: h.rollout, at: h.at }])),
   };

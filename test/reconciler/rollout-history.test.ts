@@ -1,11 +1,15 @@
 import t from 'tap';
 import { revisionChanges, rolloutHolds, rolloutId, rolloutOutcome, rolloutRecord } from '../../reconciler/rollout-history.js';
-import { releaseHolds, withRollout, HISTORY_LIMIT, type RolloutLog, type RolloutRecord } from '../../state/rollouts.js';
+import { releaseHolds, withRollout, HISTORY_LIMIT, type RevisionChange, type RolloutLog, type RolloutRecord } from '../../state/rollouts.js';
 import type { ApplyReport, UnitReport } from '../../reconciler/report.js';
-import type { RobotAction, StartAction, UpdateAppAction } from '../../reconciler/types.js';
+import type { InstallAction, RobotAction, StartAction, UpdateAppAction } from '../../reconciler/types.js';
+import { commentText, finishedNotice } from '../../reconciler/rollout-notify.js';
+import { newRolloutView, renderHistory } from '../../cli/views/rollout-view.js';
+import type { Io } from '../../lib/io.js';
 
 // A finished rollout as the state keeps it: its revisions, waves, outcome,
-// robots; the revision a failed robot held back; the history bounded.
+// robots; the revision a failed robot held back; the history bounded; the
+// revisions as `rollout history` and the notices print them.
 
 const URL = 'https://huggingface.co/spaces/alice/hello_app';
 const OLD = 'a'.repeat(40);
@@ -25,6 +29,12 @@ const report = (robots: UnitReport[], halted: boolean): ApplyReport => ({
   waves: [['desk'], ['lab']], totals: { planned: 4, done: 1, failed: 1, notDone: 2 },
 });
 const plan = { actions: [update('desk'), start('desk'), update('lab'), start('lab')] };
+/** What a view writes to stdout. */
+const captured = (fn: (io: Io) => void): string => {
+  let out = '';
+  fn({ out: (text) => { out += text; }, err: () => {}, isTTY: false, stdinIsTTY: false, env: {}, cwd: '/' });
+  return out;
+};
 
 t.test('a rolled-back canary: the record, and the failing revision held back', async (t) => {
   const r = report([unit('desk', 'rolled_back', start('desk')), unit('lab', 'skipped')], true);
@@ -75,4 +85,38 @@ t.test('the history keeps the last HISTORY_LIMIT rollouts; retry releases one ap
   t.same(releaseHolds(log, ['b', 'c']).released, ['b']);
   t.same(Object.keys(releaseHolds(log, ['b']).log.held), ['a']);
   t.same(releaseHolds(log, []).released, ['a', 'b']);
+});
+
+t.test('a local folder has no revision: its end is its path, printed as `local files`', async (t) => {
+  const DIR = '/home/alice/apps/oneshot_app';
+  const info = { name: 'oneshot_app', source_kind: 'local' as const, description: '', url: null, extra: {} };
+  const install: InstallAction = {
+    type: 'install', robot: 'desk', app: 'oneshot_app', address: 'robots.desk.apps.oneshot_app', reason: 'not installed', name: 'oneshot_app',
+    info, record: { source: null, path: DIR, sha: null },
+  };
+  // Moved from the folder to its Space: the daemon reported the folder's install as `local-<hash>`.
+  const toSpace: UpdateAppAction = {
+    type: 'update_app', robot: 'lab', app: 'oneshot_app', address: 'robots.lab.apps.oneshot_app', reason: 'installed from the folder', cause: 'source', name: 'oneshot_app',
+    info, record: { source: URL, path: null, sha: NEW }, previous: { source: null, path: DIR, sha: 'local-1a2b3c' },
+  };
+  const changes = revisionChanges({ actions: [install, toSpace] });
+  t.same(changes, [
+    { robot: 'desk', app: 'oneshot_app', from: null, to: null, toPath: DIR },
+    { robot: 'lab', app: 'oneshot_app', from: 'local-1a2b3c', to: NEW, fromPath: DIR },
+  ]);
+  const at = new Date('2026-11-27T10:15:00.000Z');
+  const rec = (revisions: RevisionChange[]): RolloutRecord => ({
+    id: 'r1', trigger: 'apply', startedAt: at.toISOString(), finishedAt: at.toISOString(), durationMs: 1200, revisions, waves: [['desk']], outcome: 'succeeded', robots: [],
+  });
+  const row = (revisions: RevisionChange[]): string | undefined => renderHistory({ history: [rec(revisions)], held: {} }, 5).split('\n')[1];
+  t.match(row(changes.slice(0, 1)), /^r1 +2026-11-27 10:15:00Z +apply +oneshot_app new → local files +desk +succeeded/);
+  t.match(row(changes.slice(1)), /^r1 +.* +oneshot_app local files → bbbbbbb +desk +succeeded/);
+  t.match(row([{ robot: 'desk', app: 'hello_app', from: null, to: null }]), / hello_app new → \? /, 'a Space revision nobody reported stays `?`');
+  const json = (revisions: RevisionChange[]): unknown => (JSON.parse(captured((io) => newRolloutView('json', io).history({ history: [rec(revisions)], held: {} }, 5))) as { rollouts: { revisions: unknown }[] }).rollouts[0]?.revisions;
+  t.same(json(changes), [
+    { robot: 'desk', app: 'oneshot_app', from: null, to: null, to_path: DIR },
+    { robot: 'lab', app: 'oneshot_app', from: 'local-1a2b3c', to: NEW, from_path: DIR },
+  ], 'the JSON names the folder in snake_case, as its other keys');
+  t.equal(commentText(finishedNotice(rec(changes), 'f'), 'oneshot_app').split('\n')[2], 'Revisions: desk: new → local files; lab: local files → bbbbbbb');
+  t.same(finishedNotice(rec(changes), 'f').revisions[0], { robot: 'desk', app: 'oneshot_app', from: null, to: null, to_path: DIR });
 });
