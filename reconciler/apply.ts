@@ -19,7 +19,7 @@ import { TerminalError } from './execute/errors.js';
 import { fenceOf, fencedDaemon, fencedHub } from './execute/fence.js';
 import { refuseOneRobotTwice } from './execute/one-robot-each.js';
 import type { GateProgress } from './execute/health-gate.js';
-import { beginRollout, type RolloutEvent } from './rollout.js';
+import { beginRollout, type Rollout, type RolloutEvent } from './rollout.js';
 import { isRollout } from './rollout-history.js';
 import type { DiscussionRef } from './rollout-notify.js';
 import { refuseForeign } from './execute/owned-only.js';
@@ -112,7 +112,7 @@ export async function apply(
       ...(hard.length > 0 ? { hard: AbortSignal.any(hard) } : {}),
       ...(deps.reasons ? { reasons: deps.reasons } : {}),
       onEvent,
-      effects: effectsOf(ctx, recorder),
+      effects: effectsOf(ctx, recorder, rollout),
       ...(config.rollout.onFailure === 'rollback' ? { rollback: rollbackEffects(ctx, recorder) } : {}),
       admit: (robot, sig) => checkIdentity(ctx, robot, sig),
     });
@@ -124,11 +124,15 @@ export async function apply(
   }
 }
 
-function effectsOf(ctx: PerformContext, recorder: StateRecorder): UnitEffects {
+/** `rollout`: told what each action did (a rollback's own actions are not the rollout's). */
+function effectsOf(ctx: PerformContext, recorder: StateRecorder, rollout: Rollout | null = null): UnitEffects {
   return {
     // An install is recorded as an intent before it is sent (kill -9 leaves no orphan).
     perform: async (action, sig) => { await recorder.intent(action); return performAction(action, ctx, sig); },
-    record: (action, performed) => recorder.record(action, performed.result),
+    record: (action, performed) => {
+      rollout?.performed(action, performed.result);
+      return recorder.record(action, performed.result);
+    },
     resolveConflict: async (action, sig) => {
       if (!('robot' in action)) throw new TerminalError('conflict outside a robot');
       await stopQuietly(robotDaemon(ctx, action.robot), sig);

@@ -17,12 +17,22 @@ export function rolloutId(startedAt: Date, tail: string): string {
   return `${startedAt.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}-${tail}`;
 }
 
-/** Each app's revision on each robot: before (as the plan knew it) and what the rollout installs; a local folder by its path. */
-export function revisionChanges(plan: Pick<Plan, 'actions'>): RevisionChange[] {
+/** The revision each robot's daemon reported for an app it installed, by robot then app key (the performed results). */
+export type InstalledRevisions = Record<string, Record<string, string>>;
+
+/**
+ * Each app's revision on each robot: before (as the plan knew it) and what
+ * the rollout installs: the revision the robot reported installing when it
+ * did (a push that landed after the plan was made is what it got), else the
+ * planned one; a local folder by its path.
+ */
+export function revisionChanges(plan: Pick<Plan, 'actions'>, installed: InstalledRevisions = {}): RevisionChange[] {
   const out: RevisionChange[] = [];
   for (const a of plan.actions) {
-    if (a.type === 'install') out.push(changeOf(a.robot, a.app, null, a.record));
-    else if (a.type === 'update_app') out.push(changeOf(a.robot, a.app, a.previous, a.record));
+    if (a.type !== 'install' && a.type !== 'update_app') continue;
+    const sha = installed[a.robot]?.[a.app];
+    const to = sha !== undefined ? { ...a.record, sha } : a.record;
+    out.push(changeOf(a.robot, a.app, a.type === 'install' ? null : a.previous, to));
   }
   return out;
 }
@@ -53,6 +63,7 @@ export interface RecordInput {
   finishedAt: Date;
   plan: Pick<Plan, 'actions'>;
   report: ApplyReport;
+  installed?: InstalledRevisions;
 }
 
 export function rolloutRecord(input: RecordInput): RolloutRecord {
@@ -64,7 +75,7 @@ export function rolloutRecord(input: RecordInput): RolloutRecord {
   return {
     id: input.id, trigger: input.trigger, startedAt: input.startedAt.toISOString(), finishedAt: input.finishedAt.toISOString(),
     durationMs: Math.max(0, input.finishedAt.getTime() - input.startedAt.getTime()),
-    revisions: revisionChanges(input.plan), waves: input.report.waves, outcome: rolloutOutcome(input.report), robots,
+    revisions: revisionChanges(input.plan, input.installed), waves: input.report.waves, outcome: rolloutOutcome(input.report), robots,
   };
 }
 

@@ -3,10 +3,11 @@ import type { Config } from '../schema/types.js';
 import type { HubClient } from '../drivers/hub/types.js';
 import type { NotifySender } from '../drivers/notify/webhook.js';
 import { rolloutLog, withRollout, type RolloutRecord, type RolloutTrigger } from '../state/rollouts.js';
-import type { Plan } from './types.js';
+import type { Action, Plan } from './types.js';
+import type { ActionResult } from '../state/types.js';
 import type { ApplyReport } from './report.js';
 import type { StateRecorder } from './execute/recorder.js';
-import { revisionChanges, rolloutHolds, rolloutId, rolloutRecord } from './rollout-history.js';
+import { revisionChanges, rolloutHolds, rolloutId, rolloutRecord, type InstalledRevisions } from './rollout-history.js';
 import { finishedNotice, sendNotice, startedNotice, type DiscussionRef } from './rollout-notify.js';
 
 // One rollout's bookends around an apply with robot actions: an id and a
@@ -30,6 +31,8 @@ export interface RolloutDeps {
 
 export interface Rollout {
   readonly id: string;
+  /** Told each action the rollout performed, with its result: an install's revision as the robot reported it. */
+  performed(action: Action, result: ActionResult): void;
   /** Record the outcome in the state (through the apply's recorder), then send it. */
   finish(report: ApplyReport, recorder: StateRecorder): Promise<RolloutRecord>;
 }
@@ -44,10 +47,16 @@ export function beginRollout(plan: Plan, config: Config, deps: RolloutDeps, onEv
   };
   onEvent({ type: 'rollout.started', id, trigger: deps.trigger });
   const started = sendNotice(startedNotice(id, deps.trigger, startedAt, revisionChanges(plan), robots, config.file), config, notifyDeps);
+  const installed: InstalledRevisions = {};
   return {
     id,
+    performed(action, result) {
+      if ((action.type === 'install' || action.type === 'update_app') && result.sha !== undefined && result.sha !== null) {
+        (installed[action.robot] ??= {})[action.app] = result.sha;
+      }
+    },
     async finish(report, recorder) {
-      const record = rolloutRecord({ id, trigger: deps.trigger, startedAt, finishedAt: new Date(), plan, report });
+      const record = rolloutRecord({ id, trigger: deps.trigger, startedAt, finishedAt: new Date(), plan, report, installed });
       await recorder.recordRollouts(withRollout(rolloutLog(recorder.state), record, rolloutHolds(record, report)));
       onEvent({ type: 'rollout.recorded', record });
       await started;

@@ -120,3 +120,12 @@ t.test('a local folder has no revision: its end is its path, printed as `local f
   t.equal(commentText(finishedNotice(rec(changes), 'f'), 'oneshot_app').split('\n')[2], 'Revisions: desk: new → local files; lab: local files → bbbbbbb');
   t.same(finishedNotice(rec(changes), 'f').revisions[0], { robot: 'desk', app: 'oneshot_app', from: null, to: null, to_path: DIR });
 });
+
+t.test('the revision a robot reported installing wins over the planned one, and is the one held back', async (t) => {
+  const HEAD = 'c'.repeat(40);
+  const r = report([unit('desk', 'rolled_back', start('desk')), unit('lab', 'skipped')], true);
+  const at = new Date(0);
+  const rec = rolloutRecord({ id: 'r', trigger: 'delivery', startedAt: at, finishedAt: at, plan, report: r, installed: { desk: { hello_app: HEAD } } });
+  t.same(rec.revisions, [{ robot: 'desk', app: 'hello_app', from: OLD, to: HEAD }, { robot: 'lab', app: 'hello_app', from: OLD, to: NEW }], 'lab installed nothing: the planned revision');
+  t.equal(rolloutHolds(rec, r).hello_app?.sha, HEAD, 'what failed is what desk ran');
+});
