@@ -5,6 +5,7 @@ import { UsageError, UserError } from '../../lib/errors.js';
 import { newCommand, parse } from '../command.js';
 import { resolveToken } from '../../drivers/hub/token.js';
 import { EXIT } from '../exit-codes.js';
+import { mapBounded } from '../../lib/map-bounded.js';
 import { commandLine } from '../views/command-line.js';
 import { releaseFlags, type ReleaseFlags } from './daemon/release-flags.js';
 import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed-hosts.js';
@@ -17,7 +18,8 @@ import { withAllowedHostOption, type AllowedHostFlags } from '../session/allowed
 // apps in <apps-dir>/robot-<i> and is named <robot-name>-<i>; the robots share
 // the machine's venv template and wheel cache (runtime/daemon/apps).
 // Each robot advertises itself over mDNS like the real daemon (--no-mdns:
-// not), with a hardware id of its own, and simulates the daemon's updates
+// not), with a hardware id of its own, once every robot's port is bound (a
+// port taken advertises none), and simulates the daemon's updates
 // (--daemon-version, --releases, --crashloop-releases: daemon/release-flags.ts).
 
 interface Flags extends AllowedHostFlags {
@@ -80,26 +82,34 @@ interface RunningRobot {
   url: string;
   close(): Promise<void>;
   stats(): { requests: number; writes: number };
+  advertise(): Promise<void>;
 }
 
-/** Robots started at once: a robot's start waits on its files (the running note) as much as on the CPU. */
+/** Robots started (and advertised) at once: a robot's start waits on its files (the running note) as much as on the CPU. */
 const START_BATCH = 8;
 
 /**
- * Starts robots 0..n-1, a batch at a time, reporting each in order once its
- * batch is up. If one fails, every robot started so far is closed.
+ * Starts robots 0..n-1, a batch at a time, in order; once every one listens,
+ * advertises them over mDNS. If one fails (a port taken), every robot
+ * started so far is closed, and none was ever advertised.
  */
-async function startRobots(n: number, start: (i: number) => Promise<RunningRobot>, started: (d: RunningRobot, i: number) => void): Promise<RunningRobot[]> {
+async function startRobots(n: number, start: (i: number) => Promise<RunningRobot>): Promise<RunningRobot[]> {
   const running: RunningRobot[] = [];
+  const closeAll = async (): Promise<void> => { await Promise.all(running.map((d) => d.close())); };
   for (let first = 0; first < n; first += START_BATCH) {
     const batch = await Promise.allSettled(Array.from({ length: Math.min(START_BATCH, n - first) }, (_, k) => start(first + k)));
     for (const r of batch) if (r.status === 'fulfilled') running.push(r.value);
     const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
-      await Promise.all(running.map((d) => d.close()));
+      await closeAll();
       throw failed.reason;
     }
-    batch.forEach((r, k) => { if (r.status === 'fulfilled') started(r.value, first + k); });
+  }
+  try {
+    await mapBounded(running, START_BATCH, (d) => d.advertise());
+  } catch (err) {
+    await closeAll();
+    throw err;
   }
   return running;
 }
@@ -160,6 +170,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     env: io.env,
     offline: f.offline === true,
     mdns: f.mdns,
+    mdnsWhenTold: true,
     release: release.release,
     ...(release.hardwareId !== undefined ? { hardwareId: release.hardwareId } : {}),
     allowedHosts: f.allowedHost,
@@ -184,9 +195,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   // Listening for Ctrl-C before any `listening on` line: one sent right after
   // it must stop the robots cleanly, not meet Node's default and kill us.
   const signalled = waitForSignal(io);
-  const running = await startRobots(robots, startOne, (d, i) => {
-    io.out(robots === 1 ? `listening on ${d.url}\n` : `listening on ${d.url} (${f.robotName}-${i})\n`);
-  });
+  const running = await startRobots(robots, startOne);
+  // Said once every robot listens and is advertised: `robots discover` run after the last line finds them all.
+  running.forEach((d, i) => io.out(robots === 1 ? `listening on ${d.url}\n` : `listening on ${d.url} (${f.robotName}-${i})\n`));
   const closeAll = async (): Promise<void> => { await Promise.all(running.map((d) => d.close())); };
   reportRequestsOnSignal(io, running);
   const sig = await signalled;

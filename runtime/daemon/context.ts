@@ -49,6 +49,8 @@ export interface DaemonOptions {
   offline?: boolean;
   /** Advertise over mDNS as the real daemon does (mdns/); off unless asked: `robotctl daemon --sim` and `up` ask. */
   mdns?: boolean;
+  /** With `mdns`: advertise only once RunningDaemon.advertise() is called (`--robots N` binds every robot's port first). */
+  mdnsWhenTold?: boolean;
   /** The daemon version, the releases it can update to, those that crash-loop (update/releases.ts). */
   release?: ReleaseOptions;
   /** Where the running version came from (startDaemon reads it from appsDir, update/installed.ts). */

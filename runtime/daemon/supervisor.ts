@@ -28,6 +28,8 @@ export interface RunningDaemon {
   stats(): { requests: number; writes: number };
   /** Discoverable over mDNS right now (`up` shows `robotctl robots discover` only then). */
   advertised(): boolean;
+  /** With `mdnsWhenTold`: advertise now (and after each restart); otherwise nothing to do. */
+  advertise(): Promise<void>;
 }
 
 /** Between the old daemon's end and the new one's first answer: a real robot's boot, shortened. */
@@ -62,6 +64,8 @@ export async function superviseDaemon(opts: DaemonOptions, build: Build): Promis
   let app: FastifyInstance | null = null;
   let advert: Advertisement | null = null;
   let phase: 'up' | 'restarting' | 'down' | 'closed' = 'up';
+  // A fleet in one process binds every port before any robot is advertised (mdnsWhenTold).
+  let announce = opts.mdns === true && opts.mdnsWhenTold !== true;
   let restarting: Promise<void> = Promise.resolve();
   const ended = new AbortController();
   const carried = { requests: 0, writes: 0 };
@@ -87,7 +91,13 @@ export async function superviseDaemon(opts: DaemonOptions, build: Build): Promis
     ctx.url = `http://${bracketed(bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost)}:${port}`;
     app = next;
     await startStartupApp(ctx);
-    if (opts.mdns) advert = await advertise(bindHost, { name: ctx.robotName, port, version: ctx.release.version, hardwareId: ctx.hardwareId }, ctx.log, opts.command);
+    if (announce) await advertiseNow();
+  }
+
+  async function advertiseNow(): Promise<void> {
+    const ctx = app?.daemon;
+    if (!ctx || advert) return;
+    advert = await advertise(bindHost, { name: ctx.robotName, port, version: ctx.release.version, hardwareId: ctx.hardwareId }, ctx.log, opts.command);
   }
 
   async function stopServing(): Promise<void> {
@@ -149,5 +159,10 @@ export async function superviseDaemon(opts: DaemonOptions, build: Build): Promis
       return { requests: carried.requests + now.requests, writes: carried.writes + now.writes };
     },
     advertised: () => advert?.advertised ?? false,
+    advertise: async () => {
+      if (opts.mdns !== true || announce) return;
+      announce = true;
+      if (phase === 'up') await advertiseNow();
+    },
   };
 }

@@ -11,7 +11,7 @@ import { config } from '../reconciler/plan-fixtures.js';
 
 function input(advertised: boolean, robotctl = { command: 'robotctl', onPath: true }): WhereInput {
   const cfg = config({ robots: [{ name: 'desk' }] });
-  const daemon: RunningDaemon = { url: 'http://127.0.0.1:8001', close: async () => {}, stats: () => ({ requests: 0, writes: 0 }), advertised: () => advertised };
+  const daemon: RunningDaemon = { url: 'http://127.0.0.1:8001', close: async () => {}, stats: () => ({ requests: 0, writes: 0 }), advertised: () => advertised, advertise: async () => {} };
   const robots: LocalRobot[] = Object.values(cfg.robots).map((spec) => ({ spec, daemon, log: {} as WriteStream }));
   return {
     config: cfg, cwd: '/work', hubUrl: 'http://127.0.0.1:7870', user: 'demo', tokenFile: '/work/.robotctl/up/hub-token',
