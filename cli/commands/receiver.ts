@@ -5,7 +5,7 @@ import { newCommand, parse } from '../command.js';
 import { loadConfig } from '../../schema/load.js';
 import { formatDiagnostic, type ReceiverEndpointSpec } from '../../schema/types.js';
 import { createReceiver } from '../../runtime/receiver/index.js';
-import { addActionEndpoints, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
+import { addActionEndpoints, cliSecretHint, logAction, type ReceiverActions } from '../../reconciler/agent/receiver-actions.js';
 import { formatDeliveryLine, landingPage } from '../../runtime/receiver/index.js';
 import { EXIT } from '../exit-codes.js';
 import { waitForStop } from '../session/stop-signals.js';
@@ -102,7 +102,10 @@ async function serve(plan: Plan, opts: Options, io: Io): Promise<number> {
     else io.out(`${line}\n`);
   };
   const landing = (endpoints: string[]): string => landingPage(endpoints, commandLine(io)('apply'));
-  const receiver = createReceiver({ secret: plan.secrets, env: io.env, port: plan.port, host: opts.host, allowedHosts: opts.allowedHost, log, landingPage: landing });
+  const receiver = createReceiver({
+    secret: plan.secrets, env: io.env, port: plan.port, host: opts.host, allowedHosts: opts.allowedHost, log, landingPage: landing,
+    secretHint: cliSecretHint(opts.file ?? null),
+  });
   addActionEndpoints(receiver, plan.endpoints, cliActions(plan, log, commandLine(io)));
   const stopped = waitForStop();
   try {

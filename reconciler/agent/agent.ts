@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Config } from '../../schema/types.js';
 import type { AgentStatus, RunSummary } from './status-types.js';
 import { createReceiver, type Receiver } from '../../runtime/receiver/index.js';
-import { addActionEndpoints } from './receiver-actions.js';
+import { addActionEndpoints, cliSecretHint } from './receiver-actions.js';
 import { errorMessage } from '../../lib/errors.js';
 import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 import type { Observation, Plan } from '../types.js';
@@ -211,6 +211,7 @@ function makeReceiver(opts: AgentOptions, config: Config, sink: Parameters<typeo
     allowedHosts: opts.allowedHosts ?? [],
     landingPage: null,
     log: opts.log,
+    secretHint: cliSecretHint(basename(config.file)),
     // The agent creates the webhooks itself: sending the user to the hub's settings page would mislead.
     setupHint: Object.keys(config.webhooks).length > 0
       ? `The webhooks of ${basename(config.file)} are created and kept by this agent; nothing to set up by hand.`

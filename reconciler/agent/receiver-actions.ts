@@ -31,3 +31,13 @@ export function logAction(log: (line: string) => void): ActionFn {
     return { logged: true };
   };
 }
+
+/**
+ * Without a secret, how a robotctl user adds one (the receiver library's own
+ * line names `createReceiver`, which a CLI user never calls): the
+ * environment, or the receiver section of `file` (its name as the user gave it).
+ */
+export function cliSecretHint(file: string | null): string {
+  const yaml = file === null ? '' : `, or \`receiver.secret: \${WEBHOOK_SECRET}\` in ${file}`;
+  return `To add a secret, set \`WEBHOOK_SECRET\` in the environment${yaml}; the webhooks that call these endpoints must send the same secret.`;
+}

@@ -103,7 +103,7 @@ export function createReceiver(opts: ReceiverOptions = {}): Receiver {
       const port = await listen(created, opts.port ?? DEFAULT_RECEIVER_PORT, host);
       server = created;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      for (const line of secretMessages(secrets.length > 0)) log(line);
+      for (const line of secretMessages(secrets.length > 0, opts.secretHint)) log(line);
       for (const line of readyMessages(url, [...handlers.keys()], opts.setupHint)) log(line);
       return { url, port };
     },

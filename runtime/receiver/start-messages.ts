@@ -2,11 +2,14 @@
 // scrapers) see the same lines, with the verb spelt as a verb ("set up", where
 // huggingface_hub writes "setup"). The init example names our API, not Python's.
 
-export function secretMessages(hasSecret: boolean): string[] {
+export const DEFAULT_SECRET_HINT = "To add a secret, set `WEBHOOK_SECRET` as environment variable or pass it at initialization: \n\t`createReceiver({ secret: 'my_secret', ... })`";
+
+/** `secretHint`: how to add a secret, in the words of whoever runs the receiver (a CLI has no `createReceiver`). */
+export function secretMessages(hasSecret: boolean, secretHint = DEFAULT_SECRET_HINT): string[] {
   if (hasSecret) return ['Webhook secret is correctly defined.'];
   return [
     'Webhook secret is not defined. This means your webhook endpoints will be open to everyone.',
-    "To add a secret, set `WEBHOOK_SECRET` as environment variable or pass it at initialization: \n\t`createReceiver({ secret: 'my_secret', ... })`",
+    secretHint,
     'For more details about webhook secrets, please refer to https://huggingface.co/docs/hub/webhooks#webhook-secret.',
   ];
 }

@@ -45,6 +45,8 @@ export interface ReceiverOptions {
   log?: (line: string) => void;
   /** The start-up line that says where webhooks are set up. Default: the official receiver's (huggingface.co's settings page). */
   setupHint?: string;
+  /** Without a secret, the start-up line that says how to add one. Default: the official receiver's, with `createReceiver({ secret })`. */
+  secretHint?: string;
 }
 
 export interface Receiver {

@@ -35,7 +35,8 @@ receiver:
   endpoints:
     log: { action: log }
 `);
-  const env = { ...process.env, NO_COLOR: '1', HF_ENDPOINT: hub.url, HF_TOKEN: USER.token };
+  // No secret anywhere (an empty WEBHOOK_SECRET counts as unset): the agent says how to add one.
+  const env = { ...process.env, NO_COLOR: '1', HF_ENDPOINT: hub.url, HF_TOKEN: USER.token, WEBHOOK_SECRET: '' };
   const started = Date.now();
   const child = spawn(process.execPath, [bin, 'agent', '-f', file, '--interval', '30s'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stamped = '';
@@ -53,6 +54,9 @@ receiver:
   t.equal(st.last_run?.trigger, 'startup');
   t.equal(st.hub?.webhooks[0]?.state, 'converged');
   t.notOk(out.includes(USER.token), 'the token is never printed');
+  t.match(out, /^Webhook secret is not defined\. This means your webhook endpoints will be open to everyone\.\nTo add a secret, set `WEBHOOK_SECRET` in the environment, or `receiver\.secret: \$\{WEBHOOK_SECRET\}` in robot\.yaml; the webhooks that call these endpoints must send the same secret\.$/m,
+    'the CLI user\'s way to add a secret, not the library\'s createReceiver');
+  t.notMatch(out, /createReceiver/);
   child.kill('SIGTERM');
   t.equal(await exited, 0, stamped);
   out = unstamped(stamped);

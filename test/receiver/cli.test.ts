@@ -52,6 +52,9 @@ t.test('without -f: one log endpoint; first line is listening on; SIGINT stops i
   const lines = r.stdout().split('\n');
   t.match(lines[0], /^listening on http:\/\/127\.0\.0\.1:\d+$/);
   t.equal(lines[1], 'Webhook secret is not defined. This means your webhook endpoints will be open to everyone.');
+  t.equal(lines[2], 'To add a secret, set `WEBHOOK_SECRET` in the environment; the webhooks that call these endpoints must send the same secret.',
+    'what a CLI user does, not the library\'s createReceiver');
+  t.notMatch(r.stdout(), /createReceiver/);
   t.ok(lines.includes(`  - POST ${r.url}/webhooks/log`));
   const res = await post(`${r.url}/webhooks/log`, fixtures.contentUpdate);
   t.equal(res.status, 200);
@@ -96,6 +99,19 @@ t.test('-f: the receiver section, reconcile and redeploy say what the agent woul
   await r.waitFor('would reconcile');
   t.match(r.stdout(), /\/webhooks\/hello repo\.content\/update space:Wauplin\/gradio-user-history: would redeploy app hello_app; `node bin\/robotctl\.js agent -f \/\S*robot\.yaml` performs it/);
   t.equal((await post(`${r.url}/webhooks/audit`, fixtures.prOpened)).status, 401, 'the file secret applies');
+  t.equal(await r.stop(), 0);
+});
+
+t.test('-f without a secret: the hint names the file\'s receiver section', async (t) => {
+  const dir = t.testdir({ 'robot.yaml': 'version: 1\nreceiver:\n  endpoints:\n    audit: { action: log }\n' });
+  const file = join(dir, 'robot.yaml');
+  const r = await startCli(t, ['-f', file]);
+  const lines = r.stdout().split('\n');
+  t.same(lines.slice(1, 4), [
+    'Webhook secret is not defined. This means your webhook endpoints will be open to everyone.',
+    `To add a secret, set \`WEBHOOK_SECRET\` in the environment, or \`receiver.secret: \${WEBHOOK_SECRET}\` in ${file}; the webhooks that call these endpoints must send the same secret.`,
+    'For more details about webhook secrets, please refer to https://huggingface.co/docs/hub/webhooks#webhook-secret.',
+  ]);
   t.equal(await r.stop(), 0);
 });
 
