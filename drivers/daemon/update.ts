@@ -55,6 +55,15 @@ const jobPath = (path: string, jobId: string): string => `${path}?job_id=${encod
 const gone = (err: unknown): boolean => err instanceof DaemonError && (err.transient || err.code === 'job_not_found');
 const tail = (logs: readonly string[]): string => logs.slice(-3).join(' | ');
 
+/**
+ * What the daemon last answered while it was away, short: `unreachable:
+ * ECONNREFUSED`. The timeout's message already names the daemon, and what
+ * the update last logged comes after this and must not be cut off by a
+ * report's length limit (a network code's words are for a lone error).
+ */
+const lastAnswer = (err: Error, baseUrl: string): string =>
+  err.message.replace(`robot daemon at ${baseUrl} is `, '').replace(/ \([^()]*\)$/, '');
+
 export function updateCalls(d: UpdateDeps) {
   const startUpdateFromRef = async (ref: string, signal?: AbortSignal): Promise<string> =>
     (await d.call<{ job_id: string }>(`/api/update/start-from-ref?git_ref=${encodeURIComponent(ref)}`, { method: 'POST', signal })).job_id;
@@ -150,7 +159,7 @@ async function waitThroughRestart(w: Wait): Promise<DaemonUpdateResult> {
         if (!gone(err)) throw err;
         away = true;
         pause = POLL_FIRST_MS;
-        last = (err as Error).message;
+        last = lastAnswer(err as Error, w.d.baseUrl);
       }
     }
     if (away) {
@@ -163,7 +172,7 @@ async function waitThroughRestart(w: Wait): Promise<DaemonUpdateResult> {
         last = `state ${st.state}, version ${v}`;
       } catch (err) {
         if (!gone(err)) throw err;
-        last = (err as Error).message;
+        last = lastAnswer(err as Error, w.d.baseUrl);
       }
     }
     if (Date.now() + pause > w.deadline) {
