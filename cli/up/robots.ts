@@ -11,6 +11,8 @@ import type { CommandLine } from '../../lib/command-line.js';
 // machine, on that URL's port, its apps under <data>/robots/<name>. Robots
 // elsewhere are left to their real daemons. Daemon logs (install output,
 // app output) go to <data>/robots/<name>/daemon.log, not the terminal.
+// Every robot's port is bound before any is advertised over mDNS: a port
+// taken stops up with no robot ever announced (as `daemon --robots N`).
 
 export interface LocalRobot {
   spec: RobotSpec;
@@ -42,6 +44,7 @@ export async function startRobots(config: Config, hub: { url: string; token: str
       if (!isLoopback(spec.url)) continue;
       started.push(await startOne(spec, spec.url, hub, dataDir, python, { allowedHosts, ...(command ? { command } : {}) }));
     }
+    await Promise.all(started.map((r) => r.daemon.advertise()));
   } catch (err) {
     await stopRobots(started);
     throw err;
@@ -57,7 +60,7 @@ async function startOne(spec: RobotSpec, url: string, hub: { url: string; token:
   try {
     const daemon = await startDaemon({
       sim: true, host: '127.0.0.1', port, appsDir, robotName: spec.name, hubEndpoint: hub.url, hubToken: hub.token, python,
-      startupApp: null, mdns: true, ...more, log: (line) => { log.write(`${line}\n`); },
+      startupApp: null, mdns: true, mdnsWhenTold: true, ...more, log: (line) => { log.write(`${line}\n`); },
     });
     return { spec, daemon, log };
   } catch (err) {
