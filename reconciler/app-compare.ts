@@ -3,6 +3,8 @@ import type { AppInfo } from '../lib/wire/daemon.js';
 import type { Observation, UpdateAppAction } from './types.js';
 import { installDescription } from './install-extra.js';
 import type { AppRecord } from '../state/types.js';
+import { shortSha as short } from './plan-held.js';
+import { fromLocalFiles } from './revisions.js';
 
 // Is an installed app the one robot.yaml asks for? The daemon's AppInfo
 // says where it came from (url / extra.path) and sometimes its revision
@@ -52,7 +54,7 @@ export function appChange(
   const unknownOrigin = previous.source === null && previous.path === null && owned === undefined;
   if (unknownOrigin && spec.source !== null) {
     if (target.sha === null || previous.sha === target.sha) return null;
-    const from = previous.sha === null ? 'its revision is unknown' : `at ${short(previous.sha)}`;
+    const from = previous.sha === null ? 'its revision is unknown' : fromLocalFiles(previous.path, previous.sha) ? 'from local files' : `at ${short(previous.sha)}`;
     return { cause: 'revision', previous, reason: `installed under this name and adopted (${from}); Space ${spec.spaceId ?? '?'} is at ${short(target.sha)}` };
   }
   if (!sameUrl(previous.source, spec.source) || previous.path !== spec.path) {
@@ -69,8 +71,4 @@ export function appChange(
 function sameUrl(a: string | null, b: string | null): boolean {
   const norm = (u: string | null): string | null => (u === null ? null : u.replace(/\/+$/, ''));
   return norm(a) === norm(b);
-}
-
-function short(sha: string): string {
-  return sha.length > 12 ? sha.slice(0, 7) : sha;
 }

@@ -4,14 +4,23 @@ import { shortSha } from './plan-held.js';
 
 // The revisions an action moves an app between, as plan, diff, apply and the
 // agent's log print them next to the app: `58cf875 → 3a0575e` for an update,
-// `3a0575e` for an install, nothing for a local folder or another verb.
+// `3a0575e` for an install, nothing for a local folder or another verb;
+// `local files → 3a0575e` for a move from a folder, as `rollout history` says.
+
+/** The daemon's own revision of an install from a folder (`local-<hash>`): no commit of any Space. */
+const LOCAL_REVISION = /^local-/;
+
+/** An install from a local folder: its `path:`, or (the record lost it) the daemon's `local-<hash>`. */
+export function fromLocalFiles(path: string | null | undefined, sha: string | null): boolean {
+  return (path !== null && path !== undefined) || (sha !== null && LOCAL_REVISION.test(sha));
+}
 
 export function revisionText(a: Action): string {
   if (a.type === 'install') return a.record.sha === null ? '' : shortSha(a.record.sha);
   // A local folder has no revision to name (the daemon's `local-<hash>` is its own).
-  if (a.type !== 'update_app' || a.record.path !== null || a.record.sha === null) return '';
+  if (a.type !== 'update_app' || fromLocalFiles(a.record.path, a.record.sha) || a.record.sha === null) return '';
   const to = shortSha(a.record.sha);
-  const from = a.previous.sha === null ? (a.previous.path !== null ? 'local files' : '?') : shortSha(a.previous.sha);
+  const from = fromLocalFiles(a.previous.path, a.previous.sha) ? 'local files' : a.previous.sha === null ? '?' : shortSha(a.previous.sha);
   return from === to ? to : `${from} → ${to}`;
 }
 
@@ -27,8 +36,8 @@ export function appWithRevisions(a: Action & { app: string }): string {
  * `path:` folder (as the plan says it), `?` for a revision nobody reported.
  */
 export function changeEnds(c: Pick<RevisionChange, 'from' | 'to' | 'fromPath' | 'toPath'>): { from: string; to: string } {
-  const from = c.fromPath !== undefined ? 'local files' : c.from === null ? 'new' : shortSha(c.from);
-  const to = c.toPath !== undefined ? 'local files' : c.to === null ? '?' : shortSha(c.to);
+  const from = fromLocalFiles(c.fromPath, c.from) ? 'local files' : c.from === null ? 'new' : shortSha(c.from);
+  const to = fromLocalFiles(c.toPath, c.to) ? 'local files' : c.to === null ? '?' : shortSha(c.to);
   return { from, to };
 }
 

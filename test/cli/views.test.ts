@@ -7,7 +7,9 @@ import type { StateFile } from '../../state/types.js';
 import type { Observation, Plan } from '../../reconciler/types.js';
 import { renderState, stateJson } from '../../cli/views/state-view.js';
 import { driftedResources, renderDiff } from '../../cli/views/diff-view.js';
-import { SECRET, app, config, hookOf, installedOf, observation, robotObs, state, webhook } from '../reconciler/plan-fixtures.js';
+import { renderPlan } from '../../cli/views/plan-view.js';
+import { actionText } from '../../cli/views/format.js';
+import { SECRET, app, config, hookOf, installedOf, observation, pathApp, robotObs, state, webhook } from '../reconciler/plan-fixtures.js';
 
 // The human and JSON views of `robotctl status` and `robotctl state show`,
 // from data built inline (the commands around them are tested end to end).
@@ -143,4 +145,33 @@ t.test('status: each robot\'s daemon (and the declared release while they differ
   t.match(json.robots[0], { daemon_version: '1.9.0', declared_daemon_version: '1.10.0', daemon_update_to: '1.10.0', robot_name: 'reachy_mini', hardware_id: 'aaaa000011112222', startup_app: 'hello_app', located: false });
   t.match(json.robots[1], { declared_daemon_version: 'latest', daemon_update_to: null, converged: false });
   t.match(json.robots[2], { url: 'http://10.0.0.9:8000', dashboard: 'http://10.0.0.9:8000/', located: true, converged: true });
+});
+
+t.test('plan, apply and diff: an update away from a local folder reads `local files → <sha>`, as rollout history does', async (t) => {
+  const FOLDER = pathApp('oneshot_app');
+  const SPACE = app('oneshot_app');
+  const HEAD = '80dee84' + 'c'.repeat(33);
+  const c = config({ apps: [SPACE], active: null, robots: [{ name: 'desk' }] });
+  const spaces = { 'alice/oneshot_app': HEAD };
+  // The daemon reports a folder's install with its own revision, `local-<hash>`.
+  const fromFolder = installedOf(FOLDER, { installed_sha: 'local-bd7d14b26d46' });
+  const cases = [
+    {
+      name: 'the state knows the folder', info: fromFolder, owned: state({ apps: { desk: { oneshot_app: { ...FOLDER, sha: 'local-bd7d14b26d46' } } } }),
+      plan: '  ~ update_app oneshot_app local files → 80dee84 from https://huggingface.co/spaces/alice/oneshot_app (installed from /work/apps/oneshot_app, robot.yaml wants https://huggingface.co/spaces/alice/oneshot_app)',
+    },
+    {
+      name: 'only the daemon\'s local- revision says so', info: { ...fromFolder, extra: { installed_sha: 'local-bd7d14b26d46' } }, owned: state(),
+      plan: '  ~ update_app oneshot_app local files → 80dee84 (installed under this name and adopted (from local files); Space alice/oneshot_app is at 80dee84)',
+    },
+  ];
+  for (const k of cases) {
+    const p = plan(c, observation({ robots: { desk: robotObs([k.info]) }, spaces }), k.owned);
+    const update = p.actions.find((a) => a.type === 'update_app');
+    if (update === undefined) { t.fail(`${k.name}: no update_app in ${p.actions.map((a) => a.type).join(', ')}`); continue; }
+    t.equal(renderPlan(p).split('\n').find((l) => l.includes('update_app')), k.plan, `${k.name}: plan`);
+    t.notMatch(renderPlan(p), /local-/, `${k.name}: the daemon's revision is not shown`);
+    t.equal(actionText(update), 'update oneshot_app local files → 80dee84', `${k.name}: apply`);
+    t.equal(renderDiff(p, false).split('\n')[1], `  robots.desk.apps.oneshot_app: update_app local files → 80dee84 (${update.reason})`, `${k.name}: diff`);
+  }
 });

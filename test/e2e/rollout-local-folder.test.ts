@@ -55,8 +55,12 @@ t.test('an install from a folder, then the move to its Space', async (t) => {
   t.match(rows[0], /^\S+ +\S+ \S+ +apply +oneshot_app new → local files +desk +succeeded +\S+$/);
 
   writeYaml(dir, 'robot.yaml', yaml(`source: ${hub.url}/spaces/${SPACE}`));
+  const planned = await cli(['plan', '-f', 'robot.yaml']);
+  t.match(planned.stdout, new RegExp(`^  ~ update_app oneshot_app local files → ${sha.slice(0, 7)} from `, 'm'), 'plan says what history says');
   const moved = await cli(['apply', '-f', 'robot.yaml', '--yes']);
   t.equal(moved.code, 0, moved.stdout + moved.stderr);
+  t.match(moved.stdout, new RegExp(`update oneshot_app local files → ${sha.slice(0, 7)}`), 'apply too');
+  t.notMatch(planned.stdout + moved.stdout, /local-[0-9a-f]/, "never the daemon's own local-<hash>");
   rows = await historyRows();
   t.equal(rows.length, 2);
   t.match(rows[0], new RegExp(`^\\S+ +\\S+ \\S+ +apply +oneshot_app local files → ${sha.slice(0, 7)} +desk +succeeded +\\S+$`));
