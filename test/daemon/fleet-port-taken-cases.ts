@@ -1,10 +1,10 @@
 import t from 'tap';
-import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { spawnCli } from '../e2e/helpers.js';
 import { inNamespace } from '../helpers/netns.js';
+import { listenMdns } from '../helpers/mdns-listener.js';
 import { until } from '../helpers/wait.js';
 
 // Run inside a private network namespace by fleet-port-taken.test.ts: its
@@ -14,16 +14,6 @@ if (!inNamespace()) throw new Error('fleet-port-taken-cases.ts runs only inside 
 
 const dir = t.testdir();
 const env = { HOME: dir };
-
-/** Every mDNS packet that names a robot's service, heard on the group as `robots discover` would. */
-async function listenMdns(): Promise<{ heard: () => number; close: () => void }> {
-  const socket = createSocket({ type: 'udp4', reuseAddr: true });
-  let heard = 0;
-  socket.on('message', (m) => { if (m.toString('latin1').includes('_reachy-mini')) heard++; });
-  await new Promise<void>((r) => socket.bind(5353, '0.0.0.0', r));
-  socket.addMembership('224.0.0.251', '127.0.0.1');
-  return { heard: () => heard, close: () => socket.close() };
-}
 
 t.test('port 8001 taken: one line, nothing advertised, nothing said as advertised', async (t) => {
   const taken = createServer();

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { createSocket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, spawnLongRunning } from '../helpers/cli.js';
 import { inNamespace } from '../helpers/netns.js';
+import { listenMdns } from '../helpers/mdns-listener.js';
 import { until } from '../helpers/wait.js';
 import { upFleetYaml } from './helpers.js';
 
@@ -23,16 +23,6 @@ const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', HOME: dir, WEBHO
 delete env.HF_TOKEN;
 delete env.HF_ENDPOINT;
 
-/** The robot names heard in mDNS packets of the robots' service, as `robots discover` would hear them. */
-async function listenMdns(): Promise<{ heard: (name: string) => number; total: () => number; close: () => void }> {
-  const socket = createSocket({ type: 'udp4', reuseAddr: true });
-  const packets: string[] = [];
-  socket.on('message', (m) => { const s = m.toString('latin1'); if (s.includes('_reachy-mini')) packets.push(s); });
-  await new Promise<void>((r) => socket.bind(5353, '0.0.0.0', r));
-  socket.addMembership('224.0.0.251', '127.0.0.1');
-  return { heard: (name) => packets.filter((p) => p.includes(name)).length, total: () => packets.length, close: () => socket.close() };
-}
-
 t.test("robot shelf's port taken: up's refusal as before, and no robot was ever advertised", async (t) => {
   const mdns = await listenMdns();
   t.teardown(() => mdns.close());
@@ -40,7 +30,7 @@ t.test("robot shelf's port taken: up's refusal as before, and no robot was ever 
   t.equal(r.code, 1, r.stdout + r.stderr);
   t.equal(r.stderr, "Error: cannot start robot shelf: port 8002 (from its url http://127.0.0.1:8002) is already in use; stop what runs there or change the robot's url\n");
   t.notMatch(r.stdout, /^robot /m, 'no robot said as started');
-  t.equal(mdns.total(), 0, 'no announcement, no goodbye: robot desk was never advertised');
+  t.equal(mdns.heard(), 0, 'no announcement, no goodbye: robot desk was never advertised');
 });
 
 t.test('the ports free: both robots start, then both are advertised', async (t) => {
