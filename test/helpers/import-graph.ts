@@ -7,7 +7,9 @@ import ts from 'typescript';
 // A unit is a top folder, except drivers/ and runtime/, whose sub-folders
 // are units of their own (each driver and each runtime stands alone).
 
-export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..', '..');
+import { ROOT } from './root.js';
+
+export { ROOT };
 const SOURCE_FOLDERS = ['cli', 'reconciler', 'drivers', 'state', 'schema', 'runtime', 'lib'];
 
 export interface Edge {

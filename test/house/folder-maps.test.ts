@@ -1,7 +1,7 @@
 import t from 'tap';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { ROOT } from '../helpers/import-graph.js';
+import { ROOT } from '../helpers/root.js';
 
 // Each source folder's README.md is a map of its files (PREAMBLE: "update the
 // map of every folder where you add, move or remove a file"): every file of

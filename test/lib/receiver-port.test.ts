@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from '../helpers/import-graph.js';
+import { ROOT } from '../helpers/root.js';
 import { DEFAULT_RECEIVER_PORT } from '../../lib/receiver-port.js';
 
 // The receiver's default port is one constant (issue 28 point 9): no source
