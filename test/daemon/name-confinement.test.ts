@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildDaemon } from '../../runtime/daemon/server.js';
 import { AppStore } from '../../runtime/daemon/apps/store.js';
 import { appNameProblem } from '../../lib/python-apps/names.js';
+import { until } from '../helpers/wait.js';
 
 // Issue 12.1: no name in a request reaches the filesystem unless it obeys
 // the real app-name rule, and every path built from one stays in the apps folder.
@@ -53,13 +54,12 @@ t.test('refused install, remove, update, start and startup names leave every fil
   const app = await buildDaemon({ appsDir, sim: true });
   t.teardown(() => app.close());
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const ended = async (id: string): Promise<{ status: string; logs: string[] }> => {
-    for (;;) {
-      const job = (await app.inject({ method: 'GET', url: `/api/apps/job-status/${id}` })).json() as { status: string; logs: string[] };
-      if (job.status === 'done' || job.status === 'failed') return job;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  type Job = { status: string; logs: string[] };
+  // until() returns only a truthy value: the job once it ended.
+  const ended = async (id: string): Promise<Job> => (await until(async () => {
+    const job = (await app.inject({ method: 'GET', url: `/api/apps/job-status/${id}` })).json() as Job;
+    return job.status === 'done' || job.status === 'failed' ? job : null;
+  }, 60_000, `job ${id} to end`)) as Job;
   const before = tree(join(root, 'data'));
   for (const name of BAD) {
     const install = await app.inject({ method: 'POST', url: '/api/apps/install', payload: { name, source_kind: 'local', extra: { path: join(root, 'app') } } });
