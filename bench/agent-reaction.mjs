@@ -11,11 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure } from './lib/figures.mjs';
-import { median, spaceApp, startBenchAgent, until } from './lib/agent-loop.mjs';
+import { median, spaceApp, startBenchAgent, startBenchRobots, until } from './lib/agent-loop.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
-const { startDaemon } = await import('../dist/runtime/daemon/server.js');
-const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
 
 const USER = { name: 'demo', token: 'hf_bench_agent_token_0123456789' };
 const ROUNDS = 3;
@@ -32,13 +30,7 @@ try {
     await hub.createRepo(USER.name, 'space', `demo/${app}`, { sdk: 'static' });
     await hub.commit(USER.name, 'space', `demo/${app}`, appFiles(app, 'v0'));
   }
-  const robots = [];
-  for (const name of ['r0', 'r1', 'r2']) {
-    const daemon = await startDaemon({ appsDir: join(dir, name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: USER.token, startupApp: null });
-    const client = createDaemonClient({ baseUrl: daemon.url });
-    closers.push(async () => { await client.close(); await daemon.close(); });
-    robots.push({ name, url: daemon.url, client });
-  }
+  const robots = await startBenchRobots({ hub, user: USER, dir, names: ['r0', 'r1', 'r2'], closers });
   const file = join(dir, 'robot.yaml');
   const write = (r0Active) => writeFileSync(file, [
     'version: 1',

@@ -14,11 +14,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure } from './lib/figures.mjs';
-import { median, spaceApp, startBenchAgent, until } from './lib/agent-loop.mjs';
+import { median, spaceApp, startBenchAgent, startBenchRobots, until } from './lib/agent-loop.mjs';
 
 const { startHub } = await import('../dist/runtime/hub/server.js');
-const { startDaemon } = await import('../dist/runtime/daemon/server.js');
-const { createDaemonClient } = await import('../dist/drivers/daemon/client.js');
 const { mountFleetPage } = await import('../dist/runtime/fleet-page/routes.js');
 
 const USER = { name: 'demo', token: 'hf_bench_rollout_token_0123456789' };
@@ -37,14 +35,8 @@ try {
   closers.push(() => hub.close());
   await hub.createRepo(USER.name, 'space', 'demo/app_a', { sdk: 'static' });
   await hub.commit(USER.name, 'space', 'demo/app_a', appFiles('app_a', 'v0'));
-  const robots = [];
   // r0..r2 are robotctl's simulator (the app state is pushed); r3 answers as Pollen's daemon (polled).
-  for (const [name, likeReal] of [['r0', false], ['r1', false], ['r2', false], ['r3', true]]) {
-    const daemon = await startDaemon({ appsDir: join(dir, name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: USER.token, startupApp: null, likeRealDaemon: likeReal });
-    const client = createDaemonClient({ baseUrl: daemon.url });
-    closers.push(async () => { await client.close(); await daemon.close(); });
-    robots.push({ name, url: daemon.url, client });
-  }
+  const robots = await startBenchRobots({ hub, user: USER, dir, names: ['r0', 'r1', 'r2', 'r3'], pollen: ['r3'], closers });
   const file = join(dir, 'robot.yaml');
   const write = (healthyFor, withR3 = false) => writeFileSync(file, [
     'version: 1',

@@ -1,5 +1,6 @@
 // What the agent's end-to-end benchmarks share (agent-reaction, rollout-gate):
-// an app whose every version is new content, a median, and a wait.
+// an app whose every version is new content, simulated robots installing
+// from the hub, a median, and a wait.
 
 /**
  * The files of app `name` at `version` for a Space commit. `run` goes into
@@ -28,6 +29,29 @@ export async function until(fn, timeoutMs, what) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
+}
+
+/**
+ * Simulated robots installing from `hub` as `user`, each with its client;
+ * `pollen` names those that answer exactly as Pollen's daemon does (no
+ * robotctl extensions: the app state is polled, not pushed). Each robot's
+ * close is pushed onto `closers`.
+ */
+export async function startBenchRobots({ hub, user, dir, names, pollen = [], closers }) {
+  const { startDaemon } = await import('../../dist/runtime/daemon/server.js');
+  const { createDaemonClient } = await import('../../dist/drivers/daemon/client.js');
+  const { join } = await import('node:path');
+  const robots = [];
+  for (const name of names) {
+    const daemon = await startDaemon({
+      appsDir: join(dir, name), sim: true, port: 0, robotName: name, hubEndpoint: hub.url, hubToken: user.token, startupApp: null,
+      robotctlExtensions: !pollen.includes(name),
+    });
+    const client = createDaemonClient({ baseUrl: daemon.url });
+    closers.push(async () => { await client.close(); await daemon.close(); });
+    robots.push({ name, url: daemon.url, client });
+  }
+  return robots;
 }
 
 /**
