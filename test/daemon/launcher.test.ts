@@ -1,4 +1,5 @@
 import t from 'tap';
+import { readdirSync, readFileSync } from 'node:fs';
 import { launch, type Launched } from '../../runtime/daemon/apps/launcher.js';
 import { procInfo } from '../../runtime/daemon/apps/proc.js';
 
@@ -47,4 +48,32 @@ t.test('a signal goes to the process; a command that cannot start is an error', 
   t.same(await c.done, { code: null, signal: 'SIGINT' });
   const bad = await launch('/nonexistent/robotctl-python', [], { cwd: t.testdir(), env: {} });
   t.match((await bad.exit).error?.message, /ENOENT/);
+});
+
+/** The launcher's helper: this process's child running the helper's script. */
+function helperPid(): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${name}/cmdline`, 'latin1').includes('kids.set')) return Number(name);
+    } catch { /* gone meanwhile */ }
+  }
+  return undefined;
+}
+
+t.test('a launch the helper died before answering is run by a new helper (a Ctrl-C can kill one as it starts)', async (t) => {
+  await (await launch('true', [], { cwd: t.testdir(), env: { PATH: process.env.PATH } })).exit;
+  const old = helperPid();
+  if (old === undefined) return t.fail('the helper runs');
+  // Stopped, it cannot read the launch; killed, it never answers it.
+  process.kill(old, 'SIGSTOP');
+  const pending = launch('sh', ['-c', 'echo again'], { cwd: t.testdir(), env: { PATH: process.env.PATH } });
+  process.kill(old, 'SIGKILL');
+  const l = await pending;
+  const c = collect(l);
+  t.same(await c.done, { code: 0, signal: null }, 'it ran');
+  t.equal(c.out(), 'again\n');
+  t.not(helperPid(), old, 'through a new helper');
 });

@@ -94,8 +94,10 @@ export class Launched {
 
 interface Entry {
   launched: Launched | null;
-  resolve: (l: Launched) => void;
+  resolve: (l: Launched | PromiseLike<Launched>) => void;
   exited: boolean;
+  /** What to start, kept until the helper answers: a launch it never answered is tried once more. */
+  request: { cmd: string; args: string[]; opts: LaunchOptions; retried: boolean };
 }
 
 class Helper {
@@ -109,10 +111,10 @@ class Helper {
     this.refresh();
   }
 
-  launch(cmd: string, args: string[], opts: LaunchOptions): Promise<Launched> {
+  launch(cmd: string, args: string[], opts: LaunchOptions, retried = false): Promise<Launched> {
     const id = this.next++;
     return new Promise<Launched>((resolve) => {
-      this.entries.set(id, { launched: null, resolve, exited: false });
+      this.entries.set(id, { launched: null, resolve, exited: false, request: { cmd, args, opts, retried } });
       this.refresh();
       this.child.send({ type: 'spawn', id, cmd, args, cwd: opts.cwd, env: opts.env });
     });
@@ -158,7 +160,17 @@ class Helper {
     this.onGone();
     for (const [id, e] of this.entries) {
       const l = e.launched;
-      if (!l) { this.entries.delete(id); e.resolve(this.failed()); continue; }
+      if (!l) {
+        // Nothing was started for it. A helper starting up can die of a
+        // terminal's Ctrl-C: the signal reaches the whole foreground group in
+        // the instant the helper is forked, before it leaves for a group of
+        // its own, and kills it at its exec. A new helper (started after the
+        // signal) runs the launch once more; a second loss is reported.
+        this.entries.delete(id);
+        const r = e.request;
+        e.resolve(r.retried ? this.failed() : relaunch(r.cmd, r.args, r.opts));
+        continue;
+      }
       if (!e.exited) { e.exited = true; l.exitWith({ code: null, signal: 'SIGKILL', error: null }); }
       this.close(id, e);
     }
@@ -186,4 +198,10 @@ function startHelper(): Helper {
 export function launch(cmd: string, args: string[], opts: LaunchOptions): Promise<Launched> {
   helper ??= startHelper();
   return helper.launch(cmd, args, opts);
+}
+
+/** A launch the helper died before answering, through a new helper: once. */
+function relaunch(cmd: string, args: string[], opts: LaunchOptions): Promise<Launched> {
+  helper ??= startHelper();
+  return helper.launch(cmd, args, opts, true);
 }
